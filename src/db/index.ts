@@ -1,0 +1,38 @@
+import type { DbClient } from './client.js';
+import { createDeliveryRepository, type DeliveryRepository } from './repositories/deliveries.js';
+import { createInstanceRepository, type InstanceRepository } from './repositories/instances.js';
+import { createRunRepository, type RunRepository } from './repositories/runs.js';
+import { createSubmissionRepository, type SubmissionRepository } from './repositories/submissions.js';
+import { createTokenRepository, type TokenRepository } from './repositories/tokens.js';
+
+export { createDb, type DbClient, type DbOptions } from './client.js';
+export { migrate, migrationStatus, readMigrations, type MigrationStatus } from './migrator.js';
+export type * from './types.js';
+export type { InstanceInput, ImportOutcome, InstanceFilter, InstanceRepository } from './repositories/instances.js';
+export type { NewSubmission, SubmissionFilter, SubmissionPatch, SubmissionRepository, SubmissionSummary } from './repositories/submissions.js';
+export type { DeliveryRepository, NewDelivery } from './repositories/deliveries.js';
+export type { RunRepository } from './repositories/runs.js';
+export type { TokenRepository } from './repositories/tokens.js';
+
+export interface Repositories {
+  instances: InstanceRepository;
+  runs: RunRepository;
+  submissions: SubmissionRepository;
+  tokens: TokenRepository;
+  deliveries: DeliveryRepository;
+}
+
+export function createRepositories(db: DbClient): Repositories {
+  return {
+    instances: createInstanceRepository(db.prisma),
+    runs: createRunRepository(db.prisma),
+    submissions: createSubmissionRepository(db.prisma),
+    tokens: createTokenRepository(db.prisma),
+    deliveries: createDeliveryRepository(db.prisma),
+  };
+}
+
+/** Pings the database (readiness). */
+export async function pingDb(db: DbClient): Promise<void> {
+  await db.pool.query('SELECT 1');
+}

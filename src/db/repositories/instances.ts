@@ -1,0 +1,92 @@
+import type { Prisma } from '../client.js';
+import type { InstanceRow } from '../types.js';
+
+/** An instance as the catalog imports it (see src/catalog/parse-instance.ts). */
+export interface InstanceInput {
+  id: string;
+  dataset: string;
+  language: string;
+  repoOwner: string;
+  repoName: string;
+  sourceRepoOwner: string | null;
+  upstreamUrl: string | null;
+  headBranch: string | null;
+  workflowName: string | null;
+  workflowFilename: string | null;
+  workflowPath: string;
+  workflow: string;
+  shaFail: string;
+  shaSuccess: string | null;
+  diff: string;
+  changedFiles: string[];
+  commitDate: Date | null;
+  logs: { step_name: string; log: string }[];
+  labels: string[];
+  rawLabels: string[];
+  protectedPaths: string[];
+  oracleSha: string | null;
+  subtasks: unknown;
+  basePassingTests: string[];
+  pythonVersion: string | null;
+  installCommand: string | null;
+  contentHash: string;
+  metadata: Record<string, unknown>;
+}
+
+export type ImportOutcome = 'created' | 'updated' | 'unchanged';
+
+export interface InstanceFilter {
+  repo?: string;
+  label?: string;
+  health?: string;
+  cursor?: string;
+  limit: number;
+}
+
+export interface InstanceRepository {
+  upsert(input: InstanceInput): Promise<ImportOutcome>;
+  get(id: string): Promise<InstanceRow | null>;
+  list(filter: InstanceFilter): Promise<InstanceRow[]>;
+  setHealth(id: string, health: string): Promise<void>;
+  listAll(): Promise<InstanceRow[]>;
+}
+
+export function createInstanceRepository(prisma: Prisma): InstanceRepository {
+  return {
+    async upsert(input) {
+      const data = {
+        ...input,
+        changedFiles: input.changedFiles,
+        logs: input.logs,
+        subtasks: input.subtasks === null ? undefined : (input.subtasks as object),
+        metadata: input.metadata as object,
+      };
+      const existing = await prisma.instance.findUnique({ where: { id: input.id }, select: { contentHash: true } });
+      if (existing?.contentHash === input.contentHash) return 'unchanged';
+      if (existing === null) {
+        const created = await prisma.instance.createMany({ data: [data], skipDuplicates: true });
+        if (created.count === 1) return 'created';
+      }
+      await prisma.instance.update({ where: { id: input.id }, data });
+      return 'updated';
+    },
+    get: (id) => prisma.instance.findUnique({ where: { id } }),
+    list(filter) {
+      const [owner, name] = filter.repo?.split('/') ?? [];
+      return prisma.instance.findMany({
+        where: {
+          ...(owner !== undefined ? { repoOwner: owner, ...(name !== undefined ? { repoName: name } : {}) } : {}),
+          ...(filter.label !== undefined ? { labels: { has: filter.label } } : {}),
+          ...(filter.health !== undefined ? { health: filter.health } : {}),
+          ...(filter.cursor !== undefined ? { id: { gt: filter.cursor } } : {}),
+        },
+        orderBy: { id: 'asc' },
+        take: filter.limit,
+      });
+    },
+    async setHealth(id, health) {
+      await prisma.instance.update({ where: { id }, data: { health, healthCheckedAt: new Date() } });
+    },
+    listAll: () => prisma.instance.findMany({ orderBy: { id: 'asc' } }),
+  };
+}

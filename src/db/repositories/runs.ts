@@ -1,0 +1,21 @@
+import type { Prisma } from '../client.js';
+import type { RunRow } from '../types.js';
+
+export interface RunRepository {
+  create(input: { label: string; metadata: Record<string, unknown> }): Promise<RunRow>;
+  get(id: string): Promise<RunRow | null>;
+  countByState(id: string): Promise<Record<string, number>>;
+  list(limit: number): Promise<RunRow[]>;
+}
+
+export function createRunRepository(prisma: Prisma): RunRepository {
+  return {
+    create: (input) => prisma.run.create({ data: { label: input.label, metadata: input.metadata as object } }),
+    get: (id) => prisma.run.findUnique({ where: { id } }),
+    async countByState(id) {
+      const groups = await prisma.submission.groupBy({ by: ['state'], where: { runId: id }, _count: { _all: true } });
+      return Object.fromEntries(groups.map((group) => [group.state, group._count._all]));
+    },
+    list: (limit) => prisma.run.findMany({ orderBy: { createdAt: 'desc' }, take: limit }),
+  };
+}

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import type { SubmissionKind, SubmissionState } from '../../domain/states.js';
+import type { Prisma } from '../client.js';
+import type { SubmissionRow } from '../types.js';
+
+export interface NewSubmission {
+  instanceId: string;
+  runId: string | null;
+  kind: SubmissionKind;
+  patch: string;
+  patchSha256: string;
+  idempotencyKey: string | null;
+  requestHash: string | null;
+}
+
+export type SubmissionSummary = Omit<SubmissionRow, 'patch'>;
+
+export interface SubmissionFilter {
+  runId?: string;
+  state?: string;
+  instanceId?: string;
+  cursor?: string;
+  limit: number;
+}
+
+export type SubmissionPatch = Partial<
+  Pick<
+    SubmissionRow,
+    | 'verdict'
+    | 'reason'
+    | 'errorMessage'
+    | 'branch'
+    | 'headSha'
+    | 'checkRunId'
+    | 'benchRepoId'
+    | 'revertedFiles'
+    | 'observedLabels'
+    | 'preparedAt'
+    | 'publishedAt'
+    | 'startedAt'
+    | 'completedAt'
+    | 'attempt'
+  >
+> & { standardization?: object };
+
+export interface SubmissionRepository {
+  /** Inserts unless the idempotency key exists; returns the row holding the key either way. */
+  createIdempotent(input: NewSubmission): Promise<{ submission: SubmissionSummary; created: boolean }>;
+  /** Inserts many rows in one statement; returns their ids in input order. */
+  createMany(inputs: NewSubmission[]): Promise<string[]>;
+  get(id: string): Promise<SubmissionRow | null>;
+  getSummary(id: string): Promise<SubmissionSummary | null>;
+  list(filter: SubmissionFilter): Promise<SubmissionSummary[]>;
+  /** Moves to `to` only from one of `from` (state only moves forward); returns whether it moved. */
+  transition(id: string, from: readonly SubmissionState[], to: SubmissionState, patch?: SubmissionPatch): Promise<boolean>;
+  update(id: string, patch: SubmissionPatch): Promise<void>;
+  markEnqueued(ids: string[]): Promise<void>;
+  /** Queued rows never handed to the queue (Redis was down), oldest first. */
+  findUnenqueued(limit: number, createdBefore: Date): Promise<string[]>;
+  requestCancel(id: string): Promise<void>;
+  findByHeadSha(headSha: string): Promise<SubmissionSummary[]>;
+  findStale(states: readonly SubmissionState[], updatedBefore: Date, limit: number): Promise<SubmissionSummary[]>;
+  listForRuns(runIds: string[]): Promise<SubmissionSummary[]>;
+}
+
+const OMIT_PATCH = { patch: true } as const;
+
+export function createSubmissionRepository(prisma: Prisma): SubmissionRepository {
+  return {
+    async createIdempotent(input) {
+      const id = randomUUID();
+      const inserted = await prisma.submission.createMany({ data: [{ id, ...input }], skipDuplicates: true });
+      if (input.idempotencyKey === null || inserted.count === 1) {
+        const submission = await prisma.submission.findUniqueOrThrow({ where: { id }, omit: OMIT_PATCH });
+        return { submission, created: true };
+      }
+      const submission = await prisma.submission.findUniqueOrThrow({ where: { idempotencyKey: input.idempotencyKey }, omit: OMIT_PATCH });
+      return { submission, created: false };
+    },
+    async createMany(inputs) {
+      const rows = inputs.map((input) => ({ id: randomUUID(), ...input }));
+      await prisma.submission.createMany({ data: rows });
+      return rows.map((row) => row.id);
+    },
+    get: (id) => prisma.submission.findUnique({ where: { id } }),
+    getSummary: (id) => prisma.submission.findUnique({ where: { id }, omit: OMIT_PATCH }),
+    list: (filter) =>
+      prisma.submission.findMany({
+        where: {
+          ...(filter.runId !== undefined ? { runId: filter.runId } : {}),
+          ...(filter.state !== undefined ? { state: filter.state } : {}),
+          ...(filter.instanceId !== undefined ? { instanceId: filter.instanceId } : {}),
+          ...(filter.cursor !== undefined ? { id: { gt: filter.cursor } } : {}),
+        },
+        orderBy: { id: 'asc' },
+        take: filter.limit,
+        omit: OMIT_PATCH,
+      }),
+    async transition(id, from, to, patch = {}) {
+      const result = await prisma.submission.updateMany({
+        where: { id, state: { in: [...from] } },
+        data: { ...patch, state: to },
+      });
+      return result.count === 1;
+    },
+    async update(id, patch) {
+      await prisma.submission.update({ where: { id }, data: patch });
+    },
+    async markEnqueued(ids) {
+      if (ids.length === 0) return;
+      await prisma.submission.updateMany({ where: { id: { in: ids }, enqueuedAt: null }, data: { enqueuedAt: new Date() } });
+    },
+    async findUnenqueued(limit, createdBefore) {
+      const rows = await prisma.submission.findMany({
+        where: { state: 'queued', enqueuedAt: null, createdAt: { lt: createdBefore } },
+        orderBy: { createdAt: 'asc' },
+        take: limit,
+        select: { id: true },
+      });
+      return rows.map((row) => row.id);
+    },
+    async requestCancel(id) {
+      await prisma.submission.updateMany({ where: { id, cancelRequestedAt: null }, data: { cancelRequestedAt: new Date() } });
+    },
+    findByHeadSha: (headSha) => prisma.submission.findMany({ where: { headSha }, omit: OMIT_PATCH }),
+    findStale: (states, updatedBefore, limit) =>
+      prisma.submission.findMany({
+        where: { state: { in: [...states] }, updatedAt: { lt: updatedBefore } },
+        orderBy: { updatedAt: 'asc' },
+        take: limit,
+        omit: OMIT_PATCH,
+      }),
+    listForRuns: (runIds) =>
+      prisma.submission.findMany({ where: { runId: { in: runIds } }, orderBy: { createdAt: 'asc' }, omit: OMIT_PATCH }),
+  };
+}

@@ -1,0 +1,42 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate, type Principal } from '../auth/tokens.js';
+import type { TokenRepository } from '../db/index.js';
+import type { Role } from '../domain/states.js';
+import { errorBody } from './error-handler.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyContextConfig {
+    /** Minimum role for the route; 'public' routes need no token. */
+    auth?: 'public' | Role | 'any';
+  }
+}
+
+/** Bearer-token check: `any` accepts both roles; `operator` routes refuse submitters. */
+export function authHook(tokens: TokenRepository) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const required = request.routeOptions.config.auth ?? 'any';
+    if (required === 'public') return;
+    const header = request.headers.authorization;
+    const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (match?.[1] === undefined) {
+      await reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send(errorBody('unauthorized', 'missing bearer token: send "Authorization: Bearer <token>" (mint one with `ci-replay token create`)'));
+      return;
+    }
+    const principal = await authenticate(tokens, match[1]);
+    if (principal === null) {
+      await reply.code(401).header('www-authenticate', 'Bearer error="invalid_token"').send(errorBody('unauthorized', 'the bearer token is unknown or revoked'));
+      return;
+    }
+    if (required === 'operator' && principal.role !== 'operator') {
+      await reply.code(403).send(errorBody('forbidden', 'this operation needs an operator token'));
+      return;
+    }
+    request.principal = principal;
+  };
+}

@@ -1,0 +1,85 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { importInstances } from '../../catalog/import-instances.js';
+import { ERROR_TYPES, normalizeErrorType } from '../../domain/error-types.js';
+import { INSTANCE_HEALTH } from '../../domain/states.js';
+import { invalidInput, notFound } from '../../errors.js';
+import type { AppDeps } from '../app.js';
+import { parseInput } from '../validate.js';
+import { instanceSummaryView, instanceView } from '../views.js';
+
+const importQuery = z.object({
+  upstreamOwner: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a GitHub account name').optional(),
+  dataset: z.string().max(100).optional(),
+});
+
+const listQuery = z.object({
+  repo: z.string().regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?$/, 'must be owner or owner/name').optional(),
+  label: z.string().optional(),
+  status: z.enum(INSTANCE_HEALTH).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export function instanceRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.post(
+    '/v1/instances::import',
+    {
+      config: { auth: 'operator' },
+      schema: {
+        tags: ['instances'],
+        summary: 'Import instances (CI-Repair-Bench JSONL; body as application/x-ndjson, or a multipart file upload, or a JSON array)',
+        querystring: z.toJSONSchema(importQuery),
+      },
+    },
+    async (request, reply) => {
+      const query = parseInput(importQuery, request.query, 'query');
+      const stream = await importStream(request);
+      const summary = await importInstances(stream, deps.repos.instances, {
+        ...(query.upstreamOwner !== undefined ? { upstreamOwner: query.upstreamOwner } : {}),
+        ...(query.dataset !== undefined ? { dataset: query.dataset } : {}),
+        maxTotalBytes: deps.config.limits.bodyLimitBytes,
+      });
+      const status = summary.created + summary.updated + summary.unchanged === 0 && summary.failed > 0 ? 422 : 200;
+      return reply.code(status).send(summary);
+    },
+  );
+
+  app.get('/v1/instances', { schema: { tags: ['instances'], summary: 'List instances (filters: repo, label, status; cursor pagination)', querystring: z.toJSONSchema(listQuery) } }, async (request) => {
+    const query = parseInput(listQuery, request.query, 'query');
+    const label = query.label === undefined ? undefined : normalizeErrorType(query.label);
+    if (query.label !== undefined && label === undefined) {
+      throw invalidInput('invalid_request', `query.label: "${query.label}" is not one of the 12 error types (${ERROR_TYPES.join(', ')})`);
+    }
+    const rows = await deps.repos.instances.list({
+      limit: query.limit + 1,
+      ...(query.repo !== undefined ? { repo: query.repo } : {}),
+      ...(label !== undefined ? { label } : {}),
+      ...(query.status !== undefined ? { health: query.status } : {}),
+      ...(query.cursor !== undefined ? { cursor: query.cursor } : {}),
+    });
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    return { items: page.map(instanceSummaryView), nextCursor: rows.length > query.limit && last !== undefined ? last.id : null };
+  });
+
+  app.get('/v1/instances/:id', { schema: { tags: ['instances'], summary: 'One instance, with its workflow, ground truth and logs' } }, async (request) => {
+    const { id } = parseInput(z.object({ id: z.string().min(1).max(200) }), request.params, 'params');
+    const instance = await deps.repos.instances.get(id);
+    if (instance === null) throw notFound('instance', id);
+    return instanceView(instance);
+  });
+}
+
+async function importStream(request: FastifyRequest): Promise<Readable> {
+  if (request.isMultipart()) {
+    const file = await request.file();
+    if (file === undefined) throw invalidInput('missing_file', 'the multipart upload has no file part');
+    return file.file;
+  }
+  const body = request.body;
+  if (body instanceof Readable) return body;
+  if (Array.isArray(body)) return Readable.from(body.map((row) => `${JSON.stringify(row)}\n`));
+  throw invalidInput('invalid_request', 'send JSONL (content-type application/x-ndjson), a multipart file upload, or a JSON array of rows');
+}

@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { SUBMISSION_KINDS } from '../../domain/states.js';
+import { invalidInput, notFound } from '../../errors.js';
+import type { AppDeps } from '../app.js';
+import { parseInput } from '../validate.js';
+import { runView } from '../views.js';
+
+const createRunBody = z.object({
+  label: z.string().trim().min(1).max(200),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+});
+const idParams = z.object({ id: z.uuid('must be a run id (UUID)') });
+const batchQuery = z.object({ kind: z.enum(SUBMISSION_KINDS).optional() });
+
+export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.post('/v1/runs', { schema: { tags: ['runs'], summary: "Create a run (one model's evaluation)", body: z.toJSONSchema(createRunBody) } }, async (request, reply) => {
+    const body = parseInput(createRunBody, request.body, 'body');
+    const run = await deps.repos.runs.create(body);
+    return reply.code(201).send(runView(run, {}, deps.config.publicUrl));
+  });
+
+  app.get('/v1/runs/:id', { schema: { tags: ['runs'], summary: 'A run with its submission counts by state' } }, async (request) => {
+    const { id } = parseInput(idParams, request.params, 'params');
+    const run = await deps.repos.runs.get(id);
+    if (run === null) throw notFound('run', id);
+    return runView(run, await deps.repos.runs.countByState(id), deps.config.publicUrl);
+  });
+
+  app.post(
+    '/v1/runs/:id/submissions',
+    {
+      schema: {
+        tags: ['runs'],
+        summary: 'Submit a batch of patches: JSONL body (application/x-ndjson), one {"instanceId","patch","kind"?} per line; streamed into the database in chunks',
+        querystring: z.toJSONSchema(batchQuery),
+      },
+    },
+    async (request, reply) => {
+      const { id } = parseInput(idParams, request.params, 'params');
+      const query = parseInput(batchQuery, request.query, 'query');
+      const body = request.body;
+      let stream: Readable;
+      if (body instanceof Readable) stream = body;
+      else if (Array.isArray(body)) stream = Readable.from(body.map((row) => `${JSON.stringify(row)}\n`));
+      else throw invalidInput('invalid_request', 'send JSONL (content-type application/x-ndjson) or a JSON array of {"instanceId","patch"} objects');
+      const result = await deps.submissions.createBatch(id, stream, {
+        ...(query.kind !== undefined ? { kind: query.kind } : {}),
+        maxTotalBytes: deps.config.limits.bodyLimitBytes,
+      });
+      return reply.code(result.accepted > 0 ? 202 : 422).send(result);
+    },
+  );
+}

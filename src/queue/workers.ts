@@ -1,0 +1,72 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { isAppError, isRetryable } from '../errors.js';
+import { payloadSchemas, type Payload, type QueueName } from './payloads.js';
+
+export type Processor<N extends QueueName> = (payload: Payload<N>, context: { jobId: string; attempt: number; logger: Logger }) => Promise<void>;
+
+export type Processors = { [N in QueueName]?: Processor<N> };
+
+export interface WorkerSet {
+  /** Stops taking jobs and waits for active ones to finish (up to the grace period). */
+  close(): Promise<void>;
+  readonly workers: Worker[];
+}
+
+const BASE_DELAY_MS = 1000;
+const MAX_DELAY_MS = 5 * 60_000;
+
+/** Retry delay decided by the error's type: rate-limited errors wait as told, transient ones back off exponentially. */
+export function retryDelay(attemptsMade: number, error: unknown): number {
+  if (isAppError(error) && error.kind === 'rate_limited' && error.retryAfterMs !== undefined) return error.retryAfterMs;
+  return Math.min(BASE_DELAY_MS * 2 ** Math.max(0, attemptsMade - 1), MAX_DELAY_MS);
+}
+
+/** Builds one BullMQ worker per processor; validates payloads, and lets only retryable errors retry. */
+export function createWorkerSet(options: {
+  connection: Redis;
+  prefix: string;
+  concurrency: Partial<Record<QueueName, number>>;
+  processors: Processors;
+  logger: Logger;
+  autorun?: boolean;
+}): WorkerSet {
+  const workers: Worker[] = [];
+  for (const [name, processor] of Object.entries(options.processors) as [QueueName, Processor<QueueName>][]) {
+    const logger = options.logger.child({ queue: name });
+    const worker = new Worker(
+      name,
+      async (job: Job) => {
+        const parsed = payloadSchemas[name].safeParse(job.data);
+        if (!parsed.success) throw new UnrecoverableError(`invalid ${name} payload: ${parsed.error.message}`);
+        const jobLogger = logger.child({ jobId: job.id, attempt: job.attemptsMade + 1 });
+        try {
+          await processor(parsed.data as Payload<QueueName>, { jobId: job.id ?? '', attempt: job.attemptsMade + 1, logger: jobLogger });
+        } catch (error) {
+          if (isRetryable(error)) {
+            jobLogger.warn({ err: error }, 'job failed, will retry');
+            throw error;
+          }
+          jobLogger.error({ err: error }, 'job failed permanently');
+          throw new UnrecoverableError(error instanceof Error ? error.message : String(error));
+        }
+      },
+      {
+        connection: options.connection,
+        prefix: options.prefix,
+        concurrency: options.concurrency[name] ?? 1,
+        autorun: options.autorun ?? true,
+        settings: { backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) => retryDelay(attemptsMade, error) },
+      },
+    );
+    worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
+    workers.push(worker);
+  }
+  return {
+    workers,
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()));
+    },
+  };
+}
