@@ -1,0 +1,156 @@
+import type { Rule, RuleState } from './rules/rule.js';
+import type { Evidence, LogLine, RuleHit } from './types.js';
+
+export const LIMITS = {
+  commandChars: 4000,
+  errorLinesPerStep: 50,
+  errorLinesTotal: 200,
+  evidencePerHit: 10,
+  evidenceChars: 2000,
+  findingsPerStep: 1000,
+  ring: 16,
+} as const;
+
+/** A step being read: everything kept is bounded by LIMITS. */
+export interface StepBuilder {
+  title: string;
+  command: string;
+  inHeader: boolean;
+  commandClosed: boolean;
+  lineCount: number;
+  ghStep?: string;
+  startLine: number;
+  endLine: number;
+  startedAt?: string;
+  completedAt?: string;
+  errorLines: LogLine[];
+  exitCode?: number;
+  hasError: boolean;
+  rules?: CompiledRules;
+  hits: Map<string, RuleHit>;
+  findingCount: number;
+  state: RuleState;
+  pending: { evidence: Evidence; remaining: number }[];
+}
+
+export interface CompiledRules {
+  rules: Rule[];
+  prefilter: RegExp | undefined;
+  headers: Rule[];
+}
+
+export function newStep(title: string, startLine: number, command = ''): StepBuilder {
+  return {
+    title,
+    command,
+    inHeader: false,
+    commandClosed: false,
+    lineCount: 0,
+    startLine,
+    endLine: startLine,
+    errorLines: [],
+    hasError: false,
+    hits: new Map(),
+    findingCount: 0,
+    state: {},
+    pending: [],
+  };
+}
+
+/** The rules that apply to a step with this command, joined into one prefilter. */
+export function compileRules(all: readonly Rule[], command: string): CompiledRules {
+  const rules = all.filter((rule) => rule.commandPattern === undefined || rule.commandPattern.test(command));
+  const prefilter =
+    rules.length === 0 ? undefined : new RegExp(rules.map((rule) => `(?:${rule.linePattern.source})`).join('|'));
+  return { rules, prefilter, headers: rules.filter((rule) => rule.headerPattern !== undefined) };
+}
+
+/** A ring of the last lines of the current step, for evidence context before a match. */
+export class LineRing {
+  private readonly lines: (LogLine | undefined)[] = new Array<LogLine | undefined>(LIMITS.ring);
+  private next = 0;
+
+  push(line: number, text: string): void {
+    this.lines[this.next] = { line, text };
+    this.next = (this.next + 1) % LIMITS.ring;
+  }
+
+  /** Up to `count` lines before the current one, not earlier than `fromLine`. */
+  before(count: number, fromLine: number): LogLine[] {
+    const out: LogLine[] = [];
+    for (let i = 1; i <= Math.min(count, LIMITS.ring); i++) {
+      const entry = this.lines[(this.next - i + LIMITS.ring * 2) % LIMITS.ring];
+      if (entry === undefined || entry.line < fromLine) break;
+      out.unshift(entry);
+    }
+    return out;
+  }
+}
+
+const clip = (text: string): string =>
+  text.length <= LIMITS.evidenceChars ? text : `${text.slice(0, LIMITS.evidenceChars - 1)}…`;
+
+/** Appends a following line to evidence still waiting for its `after` context. */
+export function feedPending(step: StepBuilder, line: number, text: string): void {
+  if (step.pending.length === 0) return;
+  for (const item of step.pending) {
+    item.evidence.text = clip(`${item.evidence.text}\n${text}`);
+    item.evidence.endLine = line;
+    item.remaining--;
+  }
+  step.pending = step.pending.filter((item) => item.remaining > 0);
+}
+
+/** Runs the step's rules on one output line; the first matching rule wins. */
+export function applyRules(step: StepBuilder, line: number, text: string, ring: LineRing): void {
+  const compiled = step.rules;
+  if (compiled === undefined || compiled.prefilter === undefined) return;
+  for (const rule of compiled.headers) {
+    const h = (rule.headerPattern as RegExp).exec(text);
+    if (h !== null && h[1] !== undefined) {
+      step.state.header = h[2] === undefined ? { path: h[1] } : { path: h[1], line: Number(h[2]) };
+    }
+  }
+  if (!compiled.prefilter.test(text)) return;
+  for (const rule of compiled.rules) {
+    const m = rule.linePattern.exec(text);
+    if (m === null) continue;
+    recordHit(step, rule, m, line, text, ring);
+    return;
+  }
+}
+
+function recordHit(step: StepBuilder, rule: Rule, m: RegExpExecArray, line: number, text: string, ring: LineRing): void {
+  let hit = step.hits.get(rule.id);
+  if (hit === undefined) {
+    hit = { ruleId: rule.id, type: rule.type, tool: rule.tool, fallback: rule.fallback === true, count: 0, evidence: [], findings: [] };
+    step.hits.set(rule.id, hit);
+  }
+  hit.count++;
+  const last = hit.evidence[hit.evidence.length - 1];
+  if (last !== undefined && last.endLine >= line - 1) {
+    if (last.endLine < line) {
+      last.text = clip(`${last.text}\n${text}`);
+      last.endLine = line;
+    }
+  } else if (hit.evidence.length < LIMITS.evidencePerHit) {
+    const before = ring.before(rule.context?.before ?? 0, step.startLine);
+    const evidence: Evidence = {
+      startLine: before[0]?.line ?? line,
+      endLine: line,
+      text: clip([...before.map((entry) => entry.text), text].join('\n')),
+      tool: rule.tool,
+      rule: rule.id,
+    };
+    hit.evidence.push(evidence);
+    const after = rule.context?.after ?? 0;
+    if (after > 0) step.pending.push({ evidence, remaining: after });
+  }
+  if (rule.findingParser !== undefined && step.findingCount < LIMITS.findingsPerStep) {
+    const finding = rule.findingParser(m, step.state);
+    if (finding !== undefined) {
+      step.findingCount++;
+      hit.findings.push({ ...finding, level: finding.level ?? 'failure', tool: rule.tool, rule: rule.id });
+    }
+  }
+}
