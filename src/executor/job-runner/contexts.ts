@@ -1,0 +1,92 @@
+import type { ContextValue, Contexts } from '../expressions.js';
+import type { JobInput, JobState } from './job-state.js';
+
+export function githubContext(input: JobInput, workspace: string): Record<string, ContextValue> {
+  const [owner = '', name = ''] = input.repo.fullName.split('/');
+  const refName = input.ref.replace(/^refs\/(heads|tags)\//, '');
+  return {
+    action: '',
+    actor: owner,
+    api_url: 'https://api.github.com',
+    base_ref: '',
+    event: {},
+    event_name: input.eventName,
+    graphql_url: 'https://api.github.com/graphql',
+    head_ref: '',
+    job: input.job.key,
+    ref: input.ref,
+    ref_name: refName,
+    ref_type: input.ref.startsWith('refs/tags/') ? 'tag' : 'branch',
+    repository: input.repo.fullName,
+    repository_owner: owner,
+    repository_name: name,
+    retention_days: '90',
+    run_attempt: String(input.runAttempt),
+    run_id: input.runId,
+    run_number: '1',
+    server_url: 'https://github.com',
+    sha: input.sha,
+    token: '',
+    workflow: input.workflow.name,
+    workflow_ref: `${input.repo.fullName}/${input.workflow.path}@${input.ref}`,
+    workspace,
+  };
+}
+
+/** The default variables every step sees (GITHUB_*, RUNNER_*, CI), on top of the clean base. */
+export function defaultVariables(input: JobInput, state: JobState, stepFiles: Record<string, string>): Record<string, string> {
+  const refName = input.ref.replace(/^refs\/(heads|tags)\//, '');
+  return {
+    CI: 'true',
+    GITHUB_ACTIONS: 'true',
+    GITHUB_ACTION: '',
+    GITHUB_ACTOR: input.repo.fullName.split('/')[0] ?? '',
+    GITHUB_API_URL: 'https://api.github.com',
+    GITHUB_EVENT_NAME: input.eventName,
+    GITHUB_JOB: input.job.key,
+    GITHUB_REF: input.ref,
+    GITHUB_REF_NAME: refName,
+    GITHUB_REF_TYPE: input.ref.startsWith('refs/tags/') ? 'tag' : 'branch',
+    GITHUB_REPOSITORY: input.repo.fullName,
+    GITHUB_REPOSITORY_OWNER: input.repo.fullName.split('/')[0] ?? '',
+    GITHUB_RUN_ATTEMPT: String(input.runAttempt),
+    GITHUB_RUN_ID: input.runId,
+    GITHUB_RUN_NUMBER: '1',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_SHA: input.sha,
+    GITHUB_WORKFLOW: input.workflow.name,
+    GITHUB_WORKFLOW_REF: `${input.repo.fullName}/${input.workflow.path}@${input.ref}`,
+    GITHUB_WORKSPACE: state.workspace,
+    GITHUB_ENV: stepFiles.env ?? '',
+    GITHUB_OUTPUT: stepFiles.output ?? '',
+    GITHUB_PATH: stepFiles.path ?? '',
+    GITHUB_STEP_SUMMARY: stepFiles.summary ?? '',
+    RUNNER_ARCH: 'X64',
+    RUNNER_NAME: input.runnerName,
+    RUNNER_OS: 'Linux',
+    RUNNER_TEMP: state.temp,
+    RUNNER_TOOL_CACHE: state.temp,
+    RUNNER_ENVIRONMENT: 'self-hosted',
+  };
+}
+
+export function buildContexts(input: JobInput, state: JobState, env: Record<string, string>): Contexts {
+  return {
+    github: githubContext(input, state.workspace),
+    env,
+    matrix: input.matrix ?? {},
+    needs: input.needs,
+    steps: state.steps,
+    job: { status: state.status.cancelled ? 'cancelled' : state.status.failed ? 'failure' : 'success' },
+    runner: { name: input.runnerName, os: 'Linux', arch: 'X64', temp: state.temp, tool_cache: state.temp, debug: '' },
+    inputs: {},
+    secrets: {},
+    vars: {},
+    strategy: {
+      'fail-fast': input.job.strategy.failFast,
+      'job-index': input.matrixIndex,
+      'job-total': input.matrixTotal,
+      'max-parallel': input.matrixTotal,
+    },
+  };
+}

@@ -1,0 +1,242 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StepOutcome } from '../../domain/ci-events.js';
+import { isAppError } from '../../errors.js';
+import { runBuiltinAction } from '../builtin-actions/index.js';
+import type { EvalEnv } from '../expressions.js';
+import { evaluateCondition, interpolate } from '../expressions.js';
+import { JobLog } from '../log-writer.js';
+import type { JobResult } from '../types.js';
+import type { StepDef } from '../workflow-model.js';
+import { buildContexts, defaultVariables } from './contexts.js';
+import type { JobInput, JobState } from './job-state.js';
+import { killOrphans, runScript } from './run-script.js';
+import type { StepExecution, StepRuntime } from './step-runtime.js';
+import { createFileCommands } from './step-runtime.js';
+
+const stringify = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+function evalEnv(input: JobInput, state: JobState, env: Record<string, string>): EvalEnv {
+  return { contexts: buildContexts(input, state, env), status: state.status };
+}
+
+/** Evaluates an env mapping in order; each value sees the variables before it. */
+function evaluateEnvMap(map: Record<string, unknown>, base: Record<string, string>, make: (env: Record<string, string>) => EvalEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(map)) out[k] = interpolate(stringify(v), make({ ...base }));
+  return out;
+}
+
+function minutesToMs(value: number | string | undefined, ev: EvalEnv, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = typeof value === 'number' ? value : Number(interpolate(value, ev));
+  return Number.isFinite(n) && n > 0 ? n * 60_000 : fallback;
+}
+
+function flag(value: boolean | string, ev: EvalEnv): boolean {
+  if (typeof value === 'boolean') return value;
+  const text = interpolate(value, ev).trim();
+  return text === 'true';
+}
+
+export function stepDisplayName(step: StepDef): string {
+  if (step.name !== undefined) return step.name;
+  if (step.run !== undefined) return `Run ${(step.run.split('\n').find((l) => l.trim() !== '') ?? '').trim()}`;
+  return `Run ${step.uses ?? ''}`;
+}
+
+/** Runs one job (one matrix leg) to completion; never throws for step failures. */
+export async function runJob(input: JobInput): Promise<JobResult> {
+  const { job, now } = input;
+  const repoName = input.repo.fullName.split('/')[1] ?? 'repo';
+  const workspace = join(input.jobDir, 'work', repoName, repoName);
+  const temp = join(input.jobDir, 'temp');
+  mkdirSync(workspace, { recursive: true });
+  mkdirSync(join(temp, '_runner_file_commands'), { recursive: true });
+  const log = new JobLog({ path: input.logPath, capBytes: input.outputCapBytes, now });
+  const state: JobState = {
+    log, workspace, temp, addedEnv: {}, addedPath: [], steps: {}, annotations: [], summary: '',
+    status: { failed: false, cancelled: false }, postSteps: [], pids: [],
+  };
+  const iso = (): string => now().toISOString();
+  const startedAt = iso();
+  const steps: StepOutcome[] = [
+    { number: 1, name: 'Set up job', status: 'in_progress', conclusion: null, startedAt, completedAt: null },
+    ...job.steps.map((s, i): StepOutcome => ({ number: i + 2, name: stepDisplayName(s), status: 'queued', conclusion: null, startedAt: null, completedAt: null })),
+  ];
+  const publish = async (): Promise<void> => {
+    await input.onStepsChanged(steps.map((s) => ({ ...s })));
+  };
+  const controller = new AbortController();
+  const onRunAbort = (): void => controller.abort();
+  if (input.signal.aborted) controller.abort();
+  else input.signal.addEventListener('abort', onRunAbort, { once: true });
+  let timedOut = false;
+  const jobEvalBase = (env: Record<string, string>): EvalEnv => evalEnv(input, state, env);
+  let jobTimeoutMs = 360 * 60_000;
+  let workflowEnv: Record<string, string> = {};
+  let jobEnv: Record<string, string> = {};
+
+  log.line(`Current runner version: '2.322.0'`);
+  log.line(`Runner name: '${input.runnerName}'`);
+  log.line('##[group]Operating System');
+  log.line('Linux (host, no container)');
+  log.line('##[endgroup]');
+  log.line('##[group]Runner Image');
+  log.line('Image: ci-replay-local');
+  log.line('##[endgroup]');
+  log.line('Secret source: None');
+  log.line('Prepare workflow directory');
+  log.line('Prepare all required actions');
+  let setupError: string | null = job.unsupported[0] ?? null;
+  if (setupError === null) {
+    try {
+      workflowEnv = evaluateEnvMap(input.workflow.env, {}, jobEvalBase);
+      jobEnv = evaluateEnvMap(job.env, workflowEnv, (env) => jobEvalBase({ ...workflowEnv, ...env }));
+      jobTimeoutMs = minutesToMs(job.timeoutMinutes, jobEvalBase({ ...workflowEnv, ...jobEnv }), jobTimeoutMs);
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      setupError = error.message;
+    }
+  }
+  for (const reason of job.unsupported.slice(1)) log.line(`##[error]${reason}`);
+  if (setupError !== null) {
+    log.line(`##[error]${setupError}`);
+    state.annotations.push({ level: 'error', message: setupError, stepNumber: 1 });
+  }
+  log.line(`Complete job name: ${input.name}`);
+  const setup = steps[0];
+  if (setup !== undefined) {
+    setup.status = 'completed';
+    setup.conclusion = setupError === null ? 'success' : 'failure';
+    setup.completedAt = iso();
+  }
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, jobTimeoutMs);
+  await publish();
+
+  for (const [index, step] of job.steps.entries()) {
+    const outcome = steps[index + 1];
+    if (outcome === undefined) continue;
+    if (setupError !== null) {
+      Object.assign(outcome, { status: 'completed', conclusion: 'skipped', startedAt: iso(), completedAt: iso() });
+      continue;
+    }
+    state.status.cancelled = controller.signal.aborted;
+    const baseEnv = { ...workflowEnv, ...jobEnv, ...state.addedEnv };
+    const execution = await runStep(input, state, step, outcome, baseEnv, controller.signal, publish);
+    if (step.id !== undefined) state.steps[step.id] = execution.record;
+    if (execution.record.conclusion === 'failure') state.status.failed = true;
+    await publish();
+  }
+  clearTimeout(timer);
+  input.signal.removeEventListener('abort', onRunAbort);
+  state.status.cancelled = controller.signal.aborted;
+
+  for (const post of state.postSteps) {
+    const at = iso();
+    steps.push({ number: steps.length + 1, name: post.name, status: 'completed', conclusion: 'success', startedAt: at, completedAt: at });
+    for (const line of post.lines) log.line(line);
+  }
+  const outputs: Record<string, string> = {};
+  const outEnv = jobEvalBase({ ...workflowEnv, ...jobEnv, ...state.addedEnv });
+  for (const [key, expression] of Object.entries(job.outputs)) {
+    try {
+      outputs[key] = interpolate(expression, outEnv);
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      log.line(`##[warning]Skip output '${key}': ${error.message}`);
+    }
+  }
+  const completeStart = iso();
+  if (timedOut) {
+    const minutes = jobTimeoutMs / 60_000;
+    const message = `The job running on runner ${input.runnerName} has exceeded the maximum execution time of ${minutes} minutes.`;
+    log.forceLine(`##[error]${message}`);
+    state.annotations.push({ level: 'error', message, stepNumber: steps.length + 1 });
+  }
+  log.forceLine('Cleaning up orphan processes');
+  killOrphans(state.pids);
+  log.close();
+  const completedAt = iso();
+  steps.push({ number: steps.length + 1, name: 'Complete job', status: 'completed', conclusion: 'success', startedAt: completeStart, completedAt });
+  const conclusion = state.status.cancelled ? 'cancelled' : state.status.failed || setupError !== null ? 'failure' : 'success';
+  return {
+    id: input.jobId, key: job.key, name: input.name, matrix: input.matrix, conclusion, timedOut, steps,
+    logPath: input.logPath, annotations: state.annotations, outputs, summary: state.summary, startedAt, completedAt,
+  };
+}
+
+async function runStep(
+  input: JobInput,
+  state: JobState,
+  step: StepDef,
+  outcome: StepOutcome,
+  baseEnv: Record<string, string>,
+  signal: AbortSignal,
+  publish: () => Promise<void>,
+): Promise<{ record: JobState['steps'][string] }> {
+  const { log } = state;
+  const iso = (): string => input.now().toISOString();
+  const ev = evalEnv(input, state, baseEnv);
+  let run: boolean;
+  try {
+    run = evaluateCondition(step.if, ev);
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    Object.assign(outcome, { status: 'completed', conclusion: 'failure', startedAt: iso(), completedAt: iso() });
+    log.line(`##[error]The step '${outcome.name}' has an invalid if expression: ${error.message}`);
+    return { record: { outputs: {}, outcome: 'failure', conclusion: 'failure' } };
+  }
+  if (!run) {
+    Object.assign(outcome, { status: 'completed', conclusion: 'skipped', startedAt: iso(), completedAt: iso() });
+    return { record: { outputs: {}, outcome: 'skipped', conclusion: 'skipped' } };
+  }
+  Object.assign(outcome, { status: 'in_progress', startedAt: iso() });
+  await publish();
+  const files = createFileCommands(state.temp);
+  const rt: StepRuntime = {
+    input, state, number: outcome.number, name: outcome.name, env: {}, displayEnv: {}, outputs: {},
+    signal: state.status.cancelled ? input.signal : signal, timeoutMs: Number.POSITIVE_INFINITY, files, stopToken: null,
+  };
+  let execution: StepExecution;
+  let continueOnError = false;
+  let timeoutMinutes = 0;
+  try {
+    if (step.name !== undefined) {
+      rt.name = interpolate(step.name, ev);
+      outcome.name = rt.name;
+    }
+    const stepEnv = evaluateEnvMap(step.env, baseEnv, (env) => evalEnv(input, state, { ...env }));
+    const displayEnv = { ...baseEnv, ...stepEnv };
+    const merged = { ...input.baseEnv, ...input.extraEnv, ...defaultVariables(input, state, files), ...displayEnv };
+    merged.PATH = [...state.addedPath, merged.PATH ?? ''].filter((p) => p !== '').join(':');
+    rt.env = merged;
+    rt.displayEnv = displayEnv;
+    const stepEv = evalEnv(input, state, displayEnv);
+    continueOnError = flag(step.continueOnError, stepEv);
+    rt.timeoutMs = minutesToMs(step.timeoutMinutes, stepEv, Number.POSITIVE_INFINITY);
+    timeoutMinutes = rt.timeoutMs / 60_000;
+    if (step.run !== undefined) {
+      const wd = step.workingDirectory ?? input.job.defaults.workingDirectory ?? input.workflow.defaults.workingDirectory;
+      const shell = step.shell ?? input.job.defaults.shell ?? input.workflow.defaults.shell;
+      execution = await runScript(rt, interpolate(step.run, stepEv), shell, wd === undefined ? undefined : interpolate(wd, stepEv));
+    } else {
+      const inputs = Object.fromEntries(Object.entries(step.with).map(([k, v]) => [k, interpolate(stringify(v), stepEv)]));
+      execution = await runBuiltinAction(rt, step.uses ?? '', inputs);
+    }
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    log.line(`##[error]${error.message}`);
+    state.annotations.push({ level: 'error', message: error.message, stepNumber: outcome.number });
+    execution = { outcome: 'failure', timedOut: false };
+  }
+  if (execution.timedOut) {
+    log.line(`##[error]The action '${rt.name}' has timed out after ${timeoutMinutes} minutes.`);
+  }
+  const conclusion = execution.outcome === 'failure' && continueOnError ? 'success' : execution.outcome;
+  Object.assign(outcome, { status: 'completed', conclusion, completedAt: iso() });
+  return { record: { outputs: rt.outputs, outcome: execution.outcome, conclusion } };
+}

@@ -1,0 +1,64 @@
+import type { Logger } from 'pino';
+import type { StepOutcome } from '../../domain/ci-events.js';
+import type { StatusState } from '../expressions.js';
+import type { JobLog } from '../log-writer.js';
+import type { MatrixCombo } from '../matrix.js';
+import type { ArtifactResult, Annotation } from '../types.js';
+import type { JobDef, WorkflowDef } from '../workflow-model.js';
+
+export type StepOutcomeValue = 'success' | 'failure' | 'cancelled' | 'skipped';
+
+/** Everything a job needs from the run: fixed before the job starts. */
+export interface JobInput {
+  workflow: WorkflowDef;
+  job: JobDef;
+  matrix: MatrixCombo | null;
+  /** Position in the matrix and its size (for the `strategy` context). */
+  matrixIndex: number;
+  matrixTotal: number;
+  jobId: string;
+  name: string;
+  needs: Record<string, { result: string; outputs: Record<string, string> }>;
+  needsStatus: StatusState;
+  repo: { gitDir: string; fullName: string };
+  sha: string;
+  ref: string;
+  runId: string;
+  runAttempt: number;
+  eventName: string;
+  jobDir: string;
+  logPath: string;
+  outputCapBytes: number;
+  baseEnv: Record<string, string>;
+  extraEnv: Record<string, string>;
+  pythonVersionsDirs: string[];
+  artifactsDir: string;
+  /** Run-wide artifact registry (names are unique within a run). */
+  artifacts: Map<string, ArtifactResult>;
+  killGraceMs: number;
+  runnerName: string;
+  /** Aborted when the run is cancelled or a fail-fast sibling failed. */
+  signal: AbortSignal;
+  logger: Logger;
+  now: () => Date;
+  /** Called whenever a step starts or finishes (for in-progress job events). */
+  onStepsChanged: (steps: StepOutcome[]) => void | Promise<void>;
+}
+
+/** Mutable state while a job runs. */
+export interface JobState {
+  log: JobLog;
+  workspace: string;
+  temp: string;
+  /** Env from GITHUB_ENV and actions, applied above job env, below step env. */
+  addedEnv: Record<string, string>;
+  /** Directories from GITHUB_PATH and setup actions, most recent first. */
+  addedPath: string[];
+  steps: Record<string, { outputs: Record<string, string>; outcome: StepOutcomeValue; conclusion: StepOutcomeValue }>;
+  annotations: Annotation[];
+  summary: string;
+  status: StatusState;
+  /** Post-job actions (e.g. checkout's "Post" step), in registration order. */
+  postSteps: Array<{ name: string; lines: string[] }>;
+  pids: number[];
+}

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { killGroup, spawnProcess } from '../spawn-process.js';
+import type { StepRuntime, StepExecution } from './step-runtime.js';
+import { applyFileCommands, handleOutputLine } from './step-runtime.js';
+
+export interface ShellCommand {
+  file: string;
+  args: string[];
+  /** The template GitHub prints: `/usr/bin/bash -e {0}`. */
+  display: string;
+  extension: string;
+}
+
+/** Finds an executable in PATH. */
+export function which(name: string, path: string): string | null {
+  if (name.includes('/')) return existsSync(name) ? name : null;
+  for (const dir of path.split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, name);
+    try {
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not in this directory
+    }
+  }
+  return null;
+}
+
+/** Resolves a `shell:` value like GitHub on Linux; returns an error message for unsupported shells. */
+export function resolveShell(shell: string | undefined, scriptPath: string, path: string): ShellCommand | string {
+  const build = (name: string, args: string[], extension: string): ShellCommand | string => {
+    const file = which(name, path);
+    if (file === null) return `${name}: command not found (shell '${shell ?? 'bash'}')`;
+    const display = [file, ...args, '{0}'].join(' ');
+    return { file, args: [...args, scriptPath], display, extension };
+  };
+  if (shell === undefined) return build('bash', ['-e'], '.sh');
+  if (shell === 'bash') return build('bash', ['--noprofile', '--norc', '-eo', 'pipefail'], '.sh');
+  if (shell === 'sh') return build('sh', ['-e'], '.sh');
+  if (shell === 'python') return build('python', [], '.py');
+  if (shell === 'pwsh' || shell === 'powershell' || shell === 'cmd') {
+    return `shell '${shell}' is not supported by the local executor`;
+  }
+  const parts = shell.trim().split(/\s+/);
+  const [name, ...rest] = parts;
+  if (name === undefined || !rest.includes('{0}')) return `invalid shell '${shell}': a custom shell must contain {0}`;
+  const file = which(name, path);
+  if (file === null) return `${name}: command not found (shell '${shell}')`;
+  return { file, args: rest.map((a) => (a === '{0}' ? scriptPath : a)), display: [file, ...rest].join(' '), extension: '' };
+}
+
+/** Writes the `##[group]Run ...` header GitHub prints before a script. */
+function logHeader(rt: StepRuntime, script: string, shellDisplay: string): void {
+  const lines = script.replace(/\n+$/, '').split('\n');
+  const log = rt.state.log;
+  log.line(`##[group]Run ${(lines.find((l) => l.trim() !== '') ?? '').trim()}`);
+  for (const l of lines) log.line(`\u001b[36;1m${l}\u001b[0m`);
+  log.line(`shell: ${shellDisplay}`);
+  const env = Object.entries(rt.displayEnv);
+  if (env.length > 0) {
+    log.line('env:');
+    for (const [k, v] of env) log.line(`  ${k}: ${v}`);
+  }
+  log.line('##[endgroup]');
+}
+
+export async function runScript(
+  rt: StepRuntime,
+  script: string,
+  shell: string | undefined,
+  workingDirectory: string | undefined,
+): Promise<StepExecution> {
+  const { log } = rt.state;
+  const scriptBase = join(rt.state.temp, randomUUID());
+  const command = resolveShell(shell, scriptBase, rt.env.PATH ?? '');
+  if (typeof command === 'string') {
+    logHeader(rt, script, shell ?? 'bash');
+    log.line(`##[error]${command}`);
+    return { outcome: 'failure', timedOut: false };
+  }
+  const scriptPath = scriptBase + command.extension;
+  command.args = command.args.map((a) => (a === scriptBase ? scriptPath : a));
+  writeFileSync(scriptPath, script);
+  logHeader(rt, script, command.display);
+  const cwd = workingDirectory === undefined ? rt.state.workspace : isAbsolute(workingDirectory) ? workingDirectory : resolve(rt.state.workspace, workingDirectory);
+  if (!existsSync(cwd)) {
+    log.line(
+      `##[error]An error occurred trying to start process '${command.file}' with working directory '${cwd}'. No such file or directory`,
+    );
+    return { outcome: 'failure', timedOut: false };
+  }
+  const result = await spawnProcess({
+    file: command.file,
+    args: command.args,
+    cwd,
+    env: rt.env,
+    timeoutMs: rt.timeoutMs,
+    signal: rt.signal,
+    killGraceMs: rt.input.killGraceMs,
+    onLine: (line) => handleOutputLine(rt, line),
+    onSpawn: (pid) => rt.state.pids.push(pid),
+  });
+  const filesOk = applyFileCommands(rt);
+  if (result.spawnError !== null) {
+    log.line(`##[error]${result.spawnError}`);
+    return { outcome: 'failure', timedOut: false };
+  }
+  if (result.cancelled) {
+    log.line('##[error]The operation was canceled.');
+    return { outcome: 'cancelled', timedOut: false };
+  }
+  if (result.timedOut) {
+    return { outcome: 'failure', timedOut: true };
+  }
+  if (result.exitCode !== 0) {
+    const message = `Process completed with exit code ${result.exitCode ?? 1}.`;
+    log.line(`##[error]${message}`);
+    rt.state.annotations.push({ level: 'error', message, stepNumber: rt.number });
+    return { outcome: 'failure', timedOut: false };
+  }
+  return { outcome: filesOk ? 'success' : 'failure', timedOut: false };
+}
+
+/** Kills every process group the job started (GitHub's "Cleaning up orphan processes"). */
+export function killOrphans(pids: number[]): void {
+  for (const pid of pids) killGroup(pid, 'SIGKILL');
+}

@@ -1,0 +1,80 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
+
+/** GitHub's raw-log timestamp: ISO-8601 UTC with 7 fractional digits. */
+export function logTimestamp(date: Date): string {
+  return `${date.toISOString().slice(0, 23)}0000Z`;
+}
+
+export interface JobLogOptions {
+  path: string;
+  capBytes: number;
+  now: () => Date;
+}
+
+/**
+ * A job log in GitHub's raw format, appended line by line as output arrives. Values registered with
+ * `addMask` are replaced by `***` from then on. Past `capBytes` one notice line is written and the
+ * rest of the output is discarded (the process keeps running).
+ */
+export class JobLog {
+  readonly path: string;
+  private fd: number | null;
+  private readonly capBytes: number;
+  private readonly now: () => Date;
+  private readonly masks: string[] = [];
+  private written = 0;
+  private truncated = false;
+
+  constructor(options: JobLogOptions) {
+    this.path = options.path;
+    this.capBytes = options.capBytes;
+    this.now = options.now;
+    this.fd = openSync(options.path, 'a');
+  }
+
+  addMask(value: string): void {
+    const trimmed = value.trim();
+    if (trimmed === '' || this.masks.includes(trimmed)) return;
+    this.masks.push(trimmed);
+    this.masks.sort((a, b) => b.length - a.length);
+  }
+
+  mask(text: string): string {
+    let out = text;
+    for (const m of this.masks) out = out.split(m).join('***');
+    return out;
+  }
+
+  get isTruncated(): boolean {
+    return this.truncated;
+  }
+
+  /** Writes one or more lines (split on newlines), each with its own timestamp. */
+  line(text: string): void {
+    if (this.fd === null || this.truncated) return;
+    const stamp = logTimestamp(this.now());
+    const lines = this.mask(text).split('\n');
+    const chunk = lines.map((l) => `${stamp} ${l}\n`).join('');
+    const size = Buffer.byteLength(chunk);
+    if (this.written + size > this.capBytes) {
+      this.truncated = true;
+      const note = `${stamp} ##[warning]Log truncated: the job output exceeded ${this.capBytes} bytes; further output is discarded.\n`;
+      writeSync(this.fd, note);
+      return;
+    }
+    this.written += size;
+    writeSync(this.fd, chunk);
+  }
+
+  /** Lines written regardless of the cap (job footer). */
+  forceLine(text: string): void {
+    if (this.fd === null) return;
+    writeSync(this.fd, `${logTimestamp(this.now())} ${this.mask(text)}\n`);
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    closeSync(this.fd);
+    this.fd = null;
+  }
+}

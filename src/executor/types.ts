@@ -1,0 +1,84 @@
+import type { Logger } from 'pino';
+import type { CiConclusion, CiEvent, StepOutcome } from '../domain/ci-events.js';
+
+/** Options of {@link runWorkflow}: one workflow, one commit, one run attempt. */
+export interface RunWorkflowOptions {
+  workflow: { text: string; path: string };
+  /** `gitDir` is a local git directory (bare or not) or a URL `git fetch` understands. */
+  repo: { gitDir: string; fullName: string };
+  sha: string;
+  /** Full ref, e.g. `refs/heads/ci-replay/x/1`. */
+  ref: string;
+  runId: string;
+  runAttempt: number;
+  /** Per-run working directories are created under this directory and removed afterwards. */
+  workRoot: string;
+  /** One log per job: `<logsDir>/<jobId>.log`. */
+  logsDir: string;
+  /** Uploaded artifacts: `<artifactsDir>/<name>/...`. */
+  artifactsDir: string;
+  maxParallelJobs?: number;
+  /** Per-job log cap; output beyond it is discarded (the step keeps running). Default 16 MiB. */
+  outputCapBytes?: number;
+  /** Extra environment variables for every step (after the clean base, before workflow env). */
+  env?: Record<string, string>;
+  /** The host environment the clean base is built from (PATH, HOME, LANG). Defaults are used when absent. */
+  hostEnv?: { PATH?: string; HOME?: string; LANG?: string };
+  /** Directories searched for Python installs (pyenv-style `<dir>/<version>/bin/python`). Default `~/.pyenv/versions`. */
+  pythonVersionsDirs?: string[];
+  eventName?: string;
+  /** Grace period between SIGTERM and SIGKILL of a step's process group. Default 2000 ms. */
+  killGraceMs?: number;
+  signal?: AbortSignal;
+  nextJobId: () => string;
+  onEvent: (event: CiEvent) => void | Promise<void>;
+  logger: Logger;
+  now?: () => Date;
+  runnerName?: string;
+}
+
+export type JobConclusion = 'success' | 'failure' | 'cancelled' | 'skipped';
+
+export interface Annotation {
+  level: 'error' | 'warning' | 'notice';
+  message: string;
+  title?: string;
+  file?: string;
+  line?: number;
+  endLine?: number;
+  col?: number;
+  endColumn?: number;
+  stepNumber: number;
+}
+
+export interface JobResult {
+  id: string;
+  /** The `jobs.<key>` key of the workflow. */
+  key: string;
+  name: string;
+  matrix: Record<string, unknown> | null;
+  conclusion: JobConclusion;
+  /** True when the job was stopped by its `timeout-minutes` (GitHub then reports the job as cancelled). */
+  timedOut: boolean;
+  steps: StepOutcome[];
+  /** Null when the job never ran (skipped): GitHub has no log for it. */
+  logPath: string | null;
+  annotations: Annotation[];
+  outputs: Record<string, string>;
+  /** Concatenated `GITHUB_STEP_SUMMARY` content. */
+  summary: string;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
+export interface ArtifactResult {
+  name: string;
+  path: string;
+  sizeBytes: number;
+}
+
+export interface RunWorkflowResult {
+  conclusion: Extract<CiConclusion, 'success' | 'failure' | 'cancelled'>;
+  jobs: JobResult[];
+  artifacts: ArtifactResult[];
+}

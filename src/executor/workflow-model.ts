@@ -1,0 +1,162 @@
+import { parse } from 'yaml';
+import { invalidInput } from '../errors.js';
+
+export interface RunDefaults {
+  shell?: string;
+  workingDirectory?: string;
+}
+
+export interface StepDef {
+  id?: string;
+  name?: string;
+  if?: string | boolean;
+  run?: string;
+  uses?: string;
+  with: Record<string, unknown>;
+  env: Record<string, unknown>;
+  shell?: string;
+  workingDirectory?: string;
+  continueOnError: boolean | string;
+  timeoutMinutes?: number | string;
+}
+
+export interface JobDef {
+  key: string;
+  name?: string;
+  needs: string[];
+  if?: string | boolean;
+  runsOn: string[];
+  env: Record<string, unknown>;
+  defaults: RunDefaults;
+  steps: StepDef[];
+  outputs: Record<string, string>;
+  timeoutMinutes?: number | string;
+  continueOnError: boolean | string;
+  strategy: { matrix?: unknown; failFast: boolean };
+  /** Reasons this job cannot run locally (services, container, reusable workflow). */
+  unsupported: string[];
+}
+
+export interface WorkflowDef {
+  name: string;
+  path: string;
+  env: Record<string, unknown>;
+  defaults: RunDefaults;
+  jobs: JobDef[];
+}
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const obj = (v: unknown): Obj => (isObj(v) ? v : {});
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
+const list = (v: unknown): string[] =>
+  v === undefined || v === null ? [] : Array.isArray(v) ? v.map((x) => String(x)) : [String(v)];
+
+function parseDefaults(v: unknown): RunDefaults {
+  const run = obj(obj(v).run);
+  const out: RunDefaults = {};
+  const shell = str(run.shell);
+  const wd = str(run['working-directory']);
+  if (shell !== undefined) out.shell = shell;
+  if (wd !== undefined) out.workingDirectory = wd;
+  return out;
+}
+
+function parseCondition(v: unknown): string | boolean | undefined {
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v !== 0;
+  return str(v);
+}
+
+function parseStep(raw: unknown, jobKey: string, index: number): StepDef {
+  if (!isObj(raw)) throw invalidInput('invalid_workflow', `jobs.${jobKey}.steps[${index}] is not a mapping`);
+  const step: StepDef = {
+    with: obj(raw.with),
+    env: obj(raw.env),
+    continueOnError: typeof raw['continue-on-error'] === 'boolean' ? raw['continue-on-error'] : (str(raw['continue-on-error']) ?? false),
+  };
+  const assign = <K extends keyof StepDef>(key: K, value: StepDef[K] | undefined): void => {
+    if (value !== undefined) step[key] = value;
+  };
+  assign('id', str(raw.id));
+  assign('name', str(raw.name));
+  assign('if', parseCondition(raw.if));
+  assign('run', str(raw.run));
+  assign('uses', str(raw.uses));
+  assign('shell', str(raw.shell));
+  assign('workingDirectory', str(raw['working-directory']));
+  const timeout = raw['timeout-minutes'];
+  if (typeof timeout === 'number' || typeof timeout === 'string') step.timeoutMinutes = timeout;
+  if (step.run === undefined && step.uses === undefined) {
+    throw invalidInput('invalid_workflow', `jobs.${jobKey}.steps[${index}] has neither run nor uses`);
+  }
+  return step;
+}
+
+function parseJob(key: string, raw: unknown): JobDef {
+  if (!isObj(raw)) throw invalidInput('invalid_workflow', `jobs.${key} is not a mapping`);
+  const unsupported: string[] = [];
+  if (raw.services !== undefined) unsupported.push('services are not supported by the local executor');
+  if (raw.container !== undefined) unsupported.push('container jobs are not supported by the local executor');
+  if (raw.uses !== undefined) {
+    unsupported.push(`reusable workflows are not supported by the local executor: ${String(raw.uses)}`);
+  }
+  const strategy = obj(raw.strategy);
+  const job: JobDef = {
+    key,
+    needs: list(raw.needs),
+    runsOn: list(raw['runs-on']),
+    env: obj(raw.env),
+    defaults: parseDefaults(raw.defaults),
+    steps: Array.isArray(raw.steps) ? raw.steps.map((s, i) => parseStep(s, key, i)) : [],
+    outputs: Object.fromEntries(Object.entries(obj(raw.outputs)).map(([k, v]) => [k, str(v) ?? ''])),
+    continueOnError: typeof raw['continue-on-error'] === 'boolean' ? raw['continue-on-error'] : (str(raw['continue-on-error']) ?? false),
+    strategy: { matrix: strategy.matrix, failFast: strategy['fail-fast'] !== false },
+    unsupported,
+  };
+  const name = str(raw.name);
+  if (name !== undefined) job.name = name;
+  const condition = parseCondition(raw.if);
+  if (condition !== undefined) job.if = condition;
+  const timeout = raw['timeout-minutes'];
+  if (typeof timeout === 'number' || typeof timeout === 'string') job.timeoutMinutes = timeout;
+  if (raw.uses === undefined && job.steps.length === 0) {
+    throw invalidInput('invalid_workflow', `jobs.${key} has no steps`);
+  }
+  return job;
+}
+
+/** Parses a workflow file; structural problems are `invalid_input` errors. */
+export function parseWorkflow(text: string, path: string): WorkflowDef {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (error) {
+    throw invalidInput('invalid_workflow', `workflow ${path} is not valid YAML: ${(error as Error).message}`);
+  }
+  if (!isObj(doc) || !isObj(doc.jobs)) throw invalidInput('invalid_workflow', `workflow ${path} has no jobs`);
+  const jobs = Object.entries(doc.jobs).map(([key, raw]) => parseJob(key, raw));
+  const keys = new Set(jobs.map((j) => j.key));
+  for (const job of jobs) {
+    for (const need of job.needs) {
+      if (!keys.has(need)) throw invalidInput('invalid_workflow', `jobs.${job.key} needs unknown job ${need}`);
+    }
+  }
+  assertAcyclic(jobs);
+  return { name: str(doc.name) ?? path, path, env: obj(doc.env), defaults: parseDefaults(doc.defaults), jobs };
+}
+
+function assertAcyclic(jobs: JobDef[]): void {
+  const byKey = new Map(jobs.map((j) => [j.key, j]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (key: string): void => {
+    if (state.get(key) === 'done') return;
+    if (state.get(key) === 'visiting') throw invalidInput('invalid_workflow', `job dependency cycle through ${key}`);
+    state.set(key, 'visiting');
+    for (const need of byKey.get(key)?.needs ?? []) visit(need);
+    state.set(key, 'done');
+  };
+  for (const job of jobs) visit(job.key);
+}
