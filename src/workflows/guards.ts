@@ -1,0 +1,93 @@
+/** Analysis of `if:` guards that would skip a job or step when the workflow runs on a push to a fork. */
+import { splitTopLevel, stripOuterParens, unwrapCondition } from './expressions.js';
+
+export type GuardDecision =
+  | { kind: 'keep' }
+  | { kind: 'drop'; reason: string }
+  | { kind: 'rewrite'; condition: string | undefined; removed: RemovedClause[] };
+
+export interface RemovedClause {
+  clause: string;
+  why: string;
+}
+
+export interface GuardContext {
+  /** Jobs whose outputs are path filters (dorny/paths-filter and the like). */
+  pathFilterJobs: ReadonlySet<string>;
+}
+
+type ClauseVerdict = { kind: 'keep' } | { kind: 'drop'; reason: string } | { kind: 'remove'; reason: string };
+
+const QUOTED = String.raw`'([^']*)'`;
+
+function eventComparison(clause: string): { op: '==' | '!='; value: string } | undefined {
+  const left = new RegExp(String.raw`^github\.event_name\s*(==|!=)\s*${QUOTED}$`).exec(clause);
+  const right = new RegExp(String.raw`^${QUOTED}\s*(==|!=)\s*github\.event_name$`).exec(clause);
+  if (left) return { op: left[1] === '==' ? '==' : '!=', value: left[2] ?? '' };
+  if (right) return { op: right[2] === '==' ? '==' : '!=', value: right[1] ?? '' };
+  return undefined;
+}
+
+function classifyClause(raw: string, context: GuardContext): ClauseVerdict {
+  const clause = stripOuterParens(raw);
+  const event = eventComparison(clause);
+  if (event !== undefined) {
+    if (event.op === '==' && event.value === 'push') return { kind: 'keep' };
+    if (event.op === '!=' && event.value !== 'push') return { kind: 'keep' };
+    if (event.op === '==' && event.value === 'schedule') return { kind: 'drop', reason: 'runs only on schedule' };
+    if (event.op === '==' && event.value === 'release') return { kind: 'drop', reason: 'runs only on releases' };
+    return { kind: 'remove', reason: 'false on push' };
+  }
+  if (/^(?:startsWith\(\s*github\.(?:event\.)?ref\s*,\s*'refs\/tags\/?'\s*\)|github\.ref_type\s*==\s*'tag')$/.test(clause)) {
+    return { kind: 'drop', reason: 'runs only on tags (release)' };
+  }
+  if (/^github\.repository(?:_owner)?\s*==\s*'[^']*'$|^'[^']*'\s*==\s*github\.repository(?:_owner)?$/.test(clause)) {
+    return { kind: 'remove', reason: 'false on a fork' };
+  }
+  if (/^github\.event\.pull_request\.head\.repo\.full_name\s*==\s*github\.repository$/.test(clause)) {
+    return { kind: 'remove', reason: 'false on push' };
+  }
+  if (/^(?:github\.ref\s*==\s*'refs\/heads\/[^']*'|github\.ref_name\s*==\s*'[^']*')$/.test(clause)) {
+    return { kind: 'remove', reason: 'false on a ci-replay branch' };
+  }
+  const filter = /^needs\.([\w-]+)\.outputs\.[\w-]+(?:\s*==\s*'true'|\s*!=\s*'false')?$/.exec(clause);
+  if (filter?.[1] !== undefined && context.pathFilterJobs.has(filter[1])) {
+    return { kind: 'remove', reason: 'a path filter that could skip the checks' };
+  }
+  return { kind: 'keep' };
+}
+
+/** Decides what to do with an `if:` condition for a replay triggered by a push to a benchmark branch. */
+export function analyzeGuard(condition: string, context: GuardContext): GuardDecision {
+  const expression = unwrapCondition(condition);
+  const disjuncts = splitTopLevel(expression, '||');
+  if (disjuncts.length > 1) return analyzeDisjunction(disjuncts, context);
+  const clauses = splitTopLevel(expression, '&&');
+  const verdicts = clauses.map((clause) => classifyClause(clause, context));
+  const drop = verdicts.find((verdict) => verdict.kind === 'drop');
+  if (drop?.kind === 'drop') return drop;
+  const removed = clauses.flatMap((clause, index) => {
+    const verdict = verdicts[index];
+    return verdict?.kind === 'remove' ? [{ clause: stripOuterParens(clause), why: verdict.reason }] : [];
+  });
+  if (removed.length === 0) return { kind: 'keep' };
+  const kept = clauses.filter((_, index) => verdicts[index]?.kind !== 'remove');
+  return { kind: 'rewrite', condition: kept.length === 0 ? undefined : kept.join(' && '), removed };
+}
+
+function analyzeDisjunction(disjuncts: readonly string[], context: GuardContext): GuardDecision {
+  const verdicts = disjuncts.map((part) => classifyClause(part, context));
+  if (verdicts.some((verdict) => verdict.kind === 'keep')) return { kind: 'keep' };
+  if (verdicts.some((verdict) => verdict.kind === 'drop' && verdict.reason === 'runs only on schedule')) {
+    return { kind: 'drop', reason: 'runs only on schedule or manual dispatch' };
+  }
+  if (verdicts.every((verdict) => verdict.kind === 'drop')) {
+    return { kind: 'drop', reason: verdicts.map((verdict) => (verdict.kind === 'drop' ? verdict.reason : '')).join(' or ') };
+  }
+  return { kind: 'rewrite', condition: undefined, removed: [{ clause: disjuncts.join(' || '), why: 'every alternative is false on push' }] };
+}
+
+/** `a` (why), `b` (why) */
+export function describeRemoved(removed: readonly RemovedClause[]): string {
+  return removed.map((entry) => `\`${entry.clause}\` (${entry.why})`).join(', ');
+}

@@ -1,0 +1,129 @@
+/** Reduces a job's matrix to one configuration, or keeps it whole and says why. */
+import { isMap, isScalar, isSeq, type YAMLMap, type YAMLSeq } from 'yaml';
+import type { MatrixStrategy, ReportEntry } from '../types.js';
+import { keyOf, mapAt, pairsOf, stringAt } from '../nodes.js';
+import { displayValue, expandMatrix, sameValue, type Combination, type MatrixModel } from './expand.js';
+import { selectCombination } from './select.js';
+
+export { expandMatrix, type MatrixModel, type Combination } from './expand.js';
+export { selectCombination, renderJobName, gateSatisfied } from './select.js';
+
+export interface MatrixOptions {
+  strategy: MatrixStrategy;
+  failedJobNames: readonly string[];
+}
+
+const SHARD_KEY = /^(?:group|groups|shard|shards|split|splits|chunk|chunks|part|parts|slice|slices|partition|test-group|test_group|pytest-group|ci-node-index|node-index|path|paths|test-path|test-paths|test-dir|test-dirs|module|modules|test-files)$/i;
+const TASK_KEY = /^(?:task|tasks|session|sessions|nox-session|toxenv|tox-env|tox_env|tox|env|envs|check|checks|command|commands|cmd|job|target|targets|suite|suites|test-suite|test-type|test_type|step|tool|linter)$/i;
+const TASK_VALUE = /^(?:lint|linting|linters|typecheck|type-check|typing|types|mypy|pyright|test|tests|unit|unit-tests|integration|docs|doc|format|formatting|style|flake8|ruff|pylint|pre-commit|precommit|coverage|security|bandit|isort|black|check-manifest|doctest|doctests)$/i;
+const PYTHON_LIKE = /^(?:py|python|cp|pypy)?-?\d+(?:\.\d+)*(?:-\w+)?$|^py\d+/i;
+
+function toModel(matrix: YAMLMap): { model: MatrixModel; dynamic: string | undefined } {
+  const model: MatrixModel = { keys: [], values: new Map(), include: [], exclude: [] };
+  let dynamic: string | undefined;
+  for (const pair of pairsOf(matrix)) {
+    const key = keyOf(pair);
+    const value = pair.value;
+    if (isScalar(value) && typeof value.value === 'string' && value.value.includes('${{')) {
+      dynamic = `\`${key}\` is computed at run time (${value.value.trim()})`;
+      continue;
+    }
+    const plain: unknown = isSeq(value) || isMap(value) || isScalar(value) ? value.toJSON() : value;
+    if (key === 'include' || key === 'exclude') {
+      const entries = Array.isArray(plain) ? plain.filter((entry): entry is Combination => typeof entry === 'object' && entry !== null) : [];
+      if (key === 'include') model.include = entries;
+      else model.exclude = entries;
+      continue;
+    }
+    model.keys.push(key);
+    model.values.set(key, Array.isArray(plain) ? plain : [plain]);
+  }
+  return { model, dynamic };
+}
+
+function wholeReason(combos: ReadonlyArray<{ values: Combination }>): string | undefined {
+  const keys = new Set(combos.flatMap((combo) => Object.keys(combo.values)));
+  for (const key of keys) {
+    const values = [...new Set(combos.map((combo) => displayValue(combo.values[key])))];
+    if (values.length < 2) continue;
+    if (SHARD_KEY.test(key)) return `its \`${key}\` entries are test shards (${values.join(', ')}); one configuration would skip tests`;
+    if (TASK_KEY.test(key) && !values.every((value) => PYTHON_LIKE.test(value))) {
+      return `its \`${key}\` entries are different tasks (${values.join(', ')})`;
+    }
+    if (values.some((value) => TASK_VALUE.test(value))) return `its \`${key}\` entries are different tasks (${values.join(', ')})`;
+  }
+  return undefined;
+}
+
+function describe(values: Combination): string {
+  return Object.entries(values).map(([key, value]) => `${key}=${displayValue(value)}`).join(', ');
+}
+
+/** Standardizes `jobs.<jobId>.strategy.matrix` in place; returns the report entries. */
+export function standardizeMatrix(job: YAMLMap, jobId: string, options: MatrixOptions): ReportEntry[] {
+  const strategy = mapAt(job, 'strategy');
+  const matrixNode = strategy?.get('matrix', true);
+  const target = `jobs.${jobId}.strategy.matrix`;
+  if (strategy === undefined || matrixNode === undefined) return [];
+  if (isScalar(matrixNode)) {
+    return [{ action: 'kept-matrix', target, reason: `built at run time (${String(matrixNode.value).trim()}); left as is` }];
+  }
+  if (!isMap(matrixNode)) return [];
+  const { model, dynamic } = toModel(matrixNode);
+  if (dynamic !== undefined) return [{ action: 'kept-matrix', target, reason: `${dynamic}; left as is` }];
+  const combos = expandMatrix(model);
+  if (combos.length <= 1) return [];
+  const whole = wholeReason(combos);
+  if (whole !== undefined) return [{ action: 'kept-matrix', target, reason: `kept all ${combos.length} configurations: ${whole}` }];
+
+  const steps = job.get('steps', true);
+  const gatedConditions = isSeq(steps)
+    ? steps.items.flatMap((step) => {
+      const condition = isMap(step) ? stringAt(step, 'if') : undefined;
+      return condition !== undefined && condition.includes('matrix.') ? [condition] : [];
+    })
+    : [];
+  const selection = selectCombination({
+    combos,
+    strategy: options.strategy,
+    jobId,
+    jobName: stringAt(job, 'name'),
+    failedJobNames: options.failedJobNames,
+    gatedConditions,
+  });
+  const chosen = combos[selection.index];
+  if (chosen === undefined) return [];
+  const notes = writeBack(matrixNode, model, chosen);
+  const reason = `kept ${describe(chosen.values)} (${combos.length} → 1 configurations), chosen as ${selection.why}${notes}`;
+  return [{ action: 'reduced-matrix', target, reason }];
+}
+
+function writeBack(matrix: YAMLMap, model: MatrixModel, chosen: ReturnType<typeof expandMatrix>[number]): string {
+  const includeNode = matrix.get('include', true);
+  const includeItems = isSeq(includeNode) ? [...includeNode.items] : [];
+  const droppedIncludes = model.include.length - chosen.includes.length;
+  const notes: string[] = [];
+  if (model.exclude.length > 0) {
+    matrix.delete('exclude');
+    notes.push(`dropped ${model.exclude.length} exclude entr${model.exclude.length === 1 ? 'y' : 'ies'}`);
+  }
+  const coversBase = chosen.fromProduct;
+  for (const key of model.keys) {
+    if (!coversBase) {
+      matrix.delete(key);
+      continue;
+    }
+    const node = matrix.get(key, true);
+    if (!isSeq(node)) continue;
+    const seq: YAMLSeq = node;
+    const keep = seq.items.find((item) => sameValue(isScalar(item) || isMap(item) || isSeq(item) ? item.toJSON() : item, chosen.values[key]));
+    seq.items = keep === undefined ? [] : [keep];
+  }
+  if (isSeq(includeNode)) {
+    includeNode.items = includeItems.filter((_, index) => chosen.includes.includes(index));
+    if (includeNode.items.length === 0) matrix.delete('include');
+  }
+  if (droppedIncludes > 0) notes.push(`dropped ${droppedIncludes} include entr${droppedIncludes === 1 ? 'y' : 'ies'} that no longer apply`);
+  if (chosen.includes.length > 0) notes.push(`kept ${chosen.includes.length} include entr${chosen.includes.length === 1 ? 'y' : 'ies'} that extend it`);
+  return notes.length === 0 ? '' : `; ${notes.join('; ')}`;
+}

@@ -1,0 +1,95 @@
+/** Removes uses of secrets: publishing steps go, other references become '' or fixed dummy credentials. */
+import { isMap, isSeq, Scalar, type YAMLMap } from 'yaml';
+import type { ReportEntry } from '../types.js';
+import { keyOf, mapAt, nodeText, pairsOf, stringAt, walkStrings } from '../nodes.js';
+import { replaceSecrets, secretNames } from '../expressions.js';
+
+/** The position a step had in the original workflow. */
+export type StepIndex = (step: unknown, fallback: number) => number;
+
+/** The value given to secrets that feed service containers, and to the same secrets wherever the job uses them. */
+export const DUMMY_CREDENTIAL = 'ci_replay';
+
+const PUBLISHING_STEP = /upload|publish|deploy|push|notify|release|comment|slack|discord/i;
+
+function replaceIn(node: unknown, path: string, value: (name: string) => string, report: ReportEntry[]): void {
+  walkStrings(node, path, ({ scalar, path: where, key }) => {
+    const text = String(scalar.value);
+    const condition = key === 'if' && !text.includes('${{');
+    const source = condition ? `\${{ ${text} }}` : text;
+    const names = secretNames(source);
+    if (names.length === 0) return;
+    const replaced = replaceSecrets(source, value);
+    scalar.value = condition ? replaced.replace(/^\$\{\{\s*([\s\S]*?)\s*\}\}$/, '$1') : replaced;
+    if (scalar.value === '' && scalar.type === Scalar.PLAIN) scalar.type = Scalar.QUOTE_SINGLE;
+    for (const name of names) {
+      const shown = value(name) === '' ? "''" : `the fixed dummy value '${value(name)}'`;
+      report.push({ action: 'replaced-secret', target: where, reason: `secrets.${name} replaced by ${shown}` });
+    }
+  });
+}
+
+function serviceSecrets(job: YAMLMap, jobId: string, report: ReportEntry[]): Set<string> {
+  const names = new Set<string>();
+  for (const pair of pairsOf(mapAt(job, 'services'))) {
+    const service = isMap(pair.value) ? pair.value : undefined;
+    if (service === undefined) continue;
+    const serviceId = keyOf(pair);
+    if (service.has('credentials') && secretNames(nodeText(service.get('credentials', true))).length > 0) {
+      service.delete('credentials');
+      report.push({
+        action: 'replaced-secret',
+        target: `jobs.${jobId}.services.${serviceId}.credentials`,
+        reason: 'registry credentials from secrets removed; the image is pulled anonymously',
+      });
+    }
+    for (const name of secretNames(nodeText(service))) names.add(name);
+  }
+  return names;
+}
+
+/** Handles secrets in the kept jobs and the workflow env; returns the report entries. */
+export function removeSecrets(root: YAMLMap, jobs: YAMLMap, stepIndex: StepIndex): ReportEntry[] {
+  const report: ReportEntry[] = [];
+  const dummies = new Set<string>();
+  const perJob = new Map<string, Set<string>>();
+  for (const pair of pairsOf(jobs)) {
+    if (!isMap(pair.value)) continue;
+    const names = serviceSecrets(pair.value, keyOf(pair), report);
+    perJob.set(keyOf(pair), names);
+    for (const name of names) dummies.add(name);
+  }
+  const workflowValue = (name: string): string => (dummies.has(name) ? DUMMY_CREDENTIAL : '');
+  for (const key of ['env', 'defaults']) replaceIn(root.get(key, true), key, workflowValue, report);
+  for (const pair of pairsOf(jobs)) {
+    if (!isMap(pair.value)) continue;
+    const job: YAMLMap = pair.value;
+    const jobId = keyOf(pair);
+    const local = perJob.get(jobId) ?? new Set<string>();
+    const value = (name: string): string => (local.has(name) ? DUMMY_CREDENTIAL : '');
+    const steps = job.get('steps', true);
+    if (isSeq(steps)) {
+      steps.items = steps.items.filter((step, index) => {
+        if (!isMap(step)) return true;
+        const names = secretNames(nodeText(step)).filter((name) => !local.has(name));
+        const purpose = `${stringAt(step, 'name') ?? ''} ${stringAt(step, 'uses') ?? ''}`;
+        if (names.length === 0 || !PUBLISHING_STEP.test(purpose)) return true;
+        report.push({
+          action: 'removed-step',
+          target: `jobs.${jobId}.steps[${stepIndex(step, index)}]`,
+          reason: `${purpose.trim()} needs ${names.map((name) => `secrets.${name}`).join(', ')} to publish or notify`,
+        });
+        return false;
+      });
+    }
+    for (const entry of pairsOf(job)) {
+      const key = keyOf(entry);
+      if (key === 'steps' && isSeq(entry.value)) {
+        entry.value.items.forEach((step, index) => replaceIn(step, `jobs.${jobId}.steps[${stepIndex(step, index)}]`, value, report));
+      } else {
+        replaceIn(entry.value, `jobs.${jobId}.${key}`, value, report);
+      }
+    }
+  }
+  return report;
+}

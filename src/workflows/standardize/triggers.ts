@@ -1,0 +1,103 @@
+/** Rewrites `on:` to push-on-replay-branches plus workflow_dispatch; gives former inputs their defaults. */
+import { isMap, isScalar, isSeq, Scalar, type Document, type YAMLMap } from 'yaml';
+import type { ReportEntry } from '../types.js';
+import { keyOf, mapAt, pairsOf, walkStrings } from '../nodes.js';
+import { literal, rewriteExpressions } from '../expressions.js';
+
+interface InputDefault {
+  name: string;
+  value: unknown;
+  hasDefault: boolean;
+}
+
+function triggerNames(on: unknown): string[] {
+  if (isScalar(on)) return [String(on.value)];
+  if (isSeq(on)) return on.items.map((item) => (isScalar(item) ? String(item.value) : String(item)));
+  if (isMap(on)) return pairsOf(on).map(keyOf);
+  return [];
+}
+
+function collectInputs(on: unknown): InputDefault[] {
+  if (!isMap(on)) return [];
+  const found = new Map<string, InputDefault>();
+  for (const trigger of ['workflow_call', 'workflow_dispatch']) {
+    const inputs = mapAt(mapAt(on, trigger), 'inputs');
+    for (const pair of pairsOf(inputs)) {
+      const name = keyOf(pair);
+      if (found.has(name)) continue;
+      const spec = isMap(pair.value) ? pair.value : undefined;
+      const type = spec?.get('type');
+      const raw = spec?.get('default', true);
+      const hasDefault = isScalar(raw) && raw.value !== null && raw.value !== undefined;
+      const fallback = type === 'boolean' ? false : type === 'number' ? 0 : '';
+      found.set(name, { name, value: hasDefault ? raw.value : fallback, hasDefault });
+    }
+  }
+  return [...found.values()];
+}
+
+function expressionLiteral(value: unknown): string {
+  if (typeof value === 'boolean' || typeof value === 'number') return String(value);
+  return literal(String(value));
+}
+
+const INPUT_REFERENCE = /\b(?:github\.event\.)?inputs\s*(?:\.\s*([A-Za-z_][\w-]*)|\[\s*'([^']+)'\s*\])/g;
+
+/** Rewrites the triggers; returns the report entries. */
+export function rewriteTriggers(doc: Document, root: YAMLMap, branchPattern: string): ReportEntry[] {
+  const onPair = pairsOf(root).find((pair) => keyOf(pair) === 'on');
+  const original = onPair?.value;
+  const names = triggerNames(original);
+  const inputs = collectInputs(original);
+  const replacement = doc.createNode({ push: { branches: [branchPattern] }, workflow_dispatch: null });
+  if (onPair === undefined) root.items.unshift(doc.createPair('on', replacement));
+  else onPair.value = replacement;
+  const onlyNote = names.length > 0 && names.every((name) => ['schedule', 'workflow_call', 'pull_request', 'pull_request_target', 'workflow_dispatch'].includes(name))
+    ? `; the workflow ran only on ${names.join(', ')}`
+    : '';
+  const report: ReportEntry[] = [{
+    action: 'rewrote-trigger',
+    target: 'on',
+    reason: `push to ${branchPattern} and workflow_dispatch (was: ${names.length === 0 ? 'none' : names.join(', ')})${onlyNote}`,
+  }];
+  if (inputs.length === 0) return report;
+  const byName = new Map(inputs.map((input) => [input.name, input]));
+  const used = new Set<string>();
+  for (const pair of pairsOf(root)) {
+    if (keyOf(pair) === 'on') continue;
+    walkStrings(pair.value, keyOf(pair), ({ scalar, key }) => {
+      const text = String(scalar.value);
+      const condition = key === 'if' && !text.includes('${{');
+      const source = condition ? `\${{ ${text} }}` : text;
+      const rewritten = rewriteExpressions(source, (inner) => {
+        const alone = /^\s*(?:github\.event\.)?inputs\s*(?:\.\s*([A-Za-z_][\w-]*)|\[\s*'([^']+)'\s*\])\s*$/.exec(inner);
+        const aloneInput = alone ? byName.get(alone[1] ?? alone[2] ?? '') : undefined;
+        if (aloneInput !== undefined && !condition) {
+          used.add(aloneInput.name);
+          return { literal: String(aloneInput.value) };
+        }
+        return inner.replace(INPUT_REFERENCE, (whole, dotted: string | undefined, indexed: string | undefined) => {
+          const input = byName.get(dotted ?? indexed ?? '');
+          if (input === undefined) return whole;
+          used.add(input.name);
+          return expressionLiteral(input.value);
+        });
+      });
+      if (rewritten === source) return;
+      const result = condition ? rewritten.replace(/^\$\{\{\s*([\s\S]*?)\s*\}\}$/, '$1') : rewritten;
+      scalar.value = result;
+      if (scalar.type === Scalar.PLAIN && /^[\d.]+$|^(?:true|false)$/.test(result)) scalar.type = Scalar.QUOTE_SINGLE;
+    });
+  }
+  for (const input of inputs) {
+    if (!used.has(input.name)) continue;
+    report.push({
+      action: 'defaulted-input',
+      target: `inputs.${input.name}`,
+      reason: input.hasDefault
+        ? `replaced by its default ${expressionLiteral(input.value)} (no inputs on push)`
+        : `has no default; replaced by ${expressionLiteral(input.value)} (no inputs on push)`,
+    });
+  }
+  return report;
+}
