@@ -8,6 +8,8 @@ import { runGit } from './run-git.js';
 export interface ObjectOptions {
   gitBinary?: string;
   timeoutMs?: number;
+  /** Error code when the upstream answers but lacks an object (default `object_not_found`). */
+  notFoundCode?: string;
 }
 
 /**
@@ -58,5 +60,5 @@ export async function fetchObjects(gitDir: string, oids: readonly string[], opti
   if (probe.exitCode !== 0) throw transient('fetch_failed', 'upstream could not be reached', details);
   const still = await findMissingObjects(gitDir, oids, options);
   if (still.length === 0) return;
-  throw new AppError('permanent', `upstream does not have ${still.join(', ')}`, { code: 'object_not_found', details });
+  throw new AppError('permanent', `upstream does not have ${still.join(', ')}`, { code: options.notFoundCode ?? 'object_not_found', details });
 }
