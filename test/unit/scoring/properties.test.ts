@@ -4,7 +4,13 @@ import { buildCiRepairReport, type CiInstance, type CiRunInput } from '../../../
 import { mcnemarTest } from '../../../src/scoring/stats/mcnemar.js';
 import { wilsonInterval } from '../../../src/scoring/stats/wilson.js';
 import { evoScore, type SweCiRound } from '../../../src/scoring/swe-ci/index.js';
-import { gradeSweepTrial, sweepScore, sweepTaskScore, type SweepTrialResults } from '../../../src/scoring/swe-sweep/index.js';
+import {
+  gradeSweepTrial,
+  sweepScore,
+  sweepTaskScore,
+  type SweepGradedTrial,
+  type SweepTrialResults,
+} from '../../../src/scoring/swe-sweep/index.js';
 import { syntheticCiDataset } from '../../../src/scoring/synthetic/ci-dataset.js';
 import { createPrng, type Prng } from '../../../src/scoring/synthetic/prng.js';
 
@@ -141,7 +147,7 @@ describe('SWE-sweep properties', () => {
               return { task: `t${t}`, bugs, resolved: prng.int(0, bugs), regressed: prng.next() < 0.3 };
             })(),
       );
-      const graded = trials.filter((trial) => !('evaluationFailed' in trial));
+      const graded = trials.filter((trial): trial is SweepGradedTrial => !('evaluationFailed' in trial));
       const bugs = graded.reduce((sum, trial) => sum + trial.bugs, 0);
       const resolved = graded.reduce((sum, trial) => sum + (trial.regressed ? 0 : trial.resolved), 0);
       const score = sweepScore(trials);
