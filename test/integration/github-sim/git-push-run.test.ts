@@ -1,0 +1,144 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startGithubSim, type GithubSim } from '../../support/github-sim/index.js';
+import { startWebhookReceiver, waitFor, type WebhookReceiver } from '../../support/github-sim/webhook-receiver.js';
+
+const run = promisify(execFile);
+const WORKFLOW = `name: CI
+on:
+  push:
+    branches: ['ci-replay/**', main]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Test
+        run: |
+          echo "running tests"
+          mkdir -p out && echo report > out/report.txt
+      - uses: actions/upload-artifact@v4
+        with:
+          name: report
+          path: out
+  lint:
+    needs: test
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "lint failed" && exit 3
+`;
+
+async function gitIn(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
+  return run('git', args, { cwd, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', ...env } });
+}
+
+describe('plain git push to the simulator', () => {
+  let sim: GithubSim;
+  let receiver: WebhookReceiver;
+  let work: string;
+  let installationId: number;
+
+  beforeAll(async () => {
+    sim = await startGithubSim({ webhookSecret: 'push-secret' });
+    receiver = await startWebhookReceiver(sim.webhookSecret);
+    sim.setWebhookUrl(receiver.url);
+    installationId = sim.createInstallation({ account: 'bench' }).id;
+    await sim.createRepo({ owner: 'bench', name: 'demo', files: { 'README.md': '# demo\n', '.github/workflows/ci.yml': WORKFLOW } });
+    work = await mkdtemp(join(tmpdir(), 'sim-push-'));
+  });
+
+  afterAll(async () => {
+    await sim.close();
+    await receiver.close();
+    await rm(work, { recursive: true, force: true });
+  });
+
+  const credentialArgs = (token: string): string[] => [
+    '-c', 'credential.helper=',
+    '-c', `credential.helper=!f() { echo username=x-access-token; echo password=${token}; }; f`,
+  ];
+
+  it('refuses anonymous pushes with 401 and WWW-Authenticate: Basic', async () => {
+    const response = await fetch(`${sim.gitUrl('bench', 'demo')}/info/refs?service=git-receive-pack`);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toMatch(/^Basic/);
+  });
+
+  it('runs the workflow for a pushed branch and delivers signed webhooks', async () => {
+    const token = sim.installationToken(installationId);
+    const clone = join(work, 'clone');
+    await gitIn(work, [...credentialArgs(token), 'clone', '-q', sim.gitUrl('bench', 'demo'), clone]);
+    await gitIn(clone, ['checkout', '-q', '-b', 'ci-replay/run-1/sub-1']);
+    await writeFile(join(clone, 'fix.txt'), 'patched\n');
+    await gitIn(clone, ['add', '.']);
+    await gitIn(clone, ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-q', '-m', 'Apply patch']);
+    await gitIn(clone, [...credentialArgs(token), 'push', '-q', 'origin', 'HEAD']);
+    const sha = (await gitIn(clone, ['rev-parse', 'HEAD'])).stdout.trim();
+
+    const runs = [...sim.state.runs.values()].filter((r) => r.headSha === sha);
+    expect(runs).toHaveLength(1);
+    const simRun = runs[0]!;
+    expect(simRun.id).toBeGreaterThan(2 ** 31);
+    expect(simRun.headBranch).toBe('ci-replay/run-1/sub-1');
+
+    const completed = await receiver.waitFor((d) => d.event === 'workflow_run' && d.payload.action === 'completed');
+    const workflowRun = completed.payload.workflow_run as Record<string, unknown>;
+    expect(workflowRun.conclusion).toBe('failure');
+    expect(workflowRun.head_sha).toBe(sha);
+    expect(receiver.received.every((d) => d.verified)).toBe(true);
+    expect(completed.headers['user-agent']).toMatch(/^GitHub-Hookshot\//);
+    expect(completed.headers['x-github-hook-installation-target-type']).toBe('integration');
+    expect(completed.headers['x-github-delivery']).toMatch(/^[0-9a-f-]{36}$/);
+
+    const events = receiver.received.map((d) => `${d.event}.${String(d.payload.action ?? '')}`);
+    expect(events).toContain('push.');
+    expect(events).toContain('workflow_run.requested');
+    expect(events).toContain('workflow_run.in_progress');
+    expect(events.filter((e) => e === 'workflow_job.completed')).toHaveLength(2);
+
+    const api = `${sim.url}/repos/bench/demo`;
+    const auth = { authorization: `token ${token}` };
+    const jobs = (await (await fetch(`${api}/actions/runs/${simRun.id}/jobs`, { headers: auth })).json()) as { jobs: Record<string, unknown>[] };
+    const byName = new Map(jobs.jobs.map((j) => [j.name, j]));
+    expect(byName.get('test')?.conclusion).toBe('success');
+    expect(byName.get('lint')?.conclusion).toBe('failure');
+    const steps = (byName.get('test')?.steps as { name: string }[]).map((s) => s.name);
+    expect(steps[0]).toBe('Set up job');
+    expect(steps[steps.length - 1]).toBe('Complete job');
+
+    const logRedirect = await fetch(`${api}/actions/jobs/${String(byName.get('lint')?.id)}/logs`, { headers: auth, redirect: 'manual' });
+    expect(logRedirect.status).toBe(302);
+    const log = await (await fetch(logRedirect.headers.get('location') ?? '')).text();
+    expect(log).toMatch(/^\uFEFF?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z /);
+    expect(log).toContain('##[error]Process completed with exit code 3.');
+
+    const artifacts = (await (await fetch(`${api}/actions/runs/${simRun.id}/artifacts`, { headers: auth })).json()) as { artifacts: { id: number; name: string }[] };
+    expect(artifacts.artifacts.map((a) => a.name)).toEqual(['report']);
+    const zipRedirect = await fetch(`${api}/actions/artifacts/${artifacts.artifacts[0]!.id}/zip`, { headers: auth, redirect: 'manual' });
+    expect(zipRedirect.status).toBe(302);
+    const zip = Buffer.from(await (await fetch(zipRedirect.headers.get('location') ?? '')).arrayBuffer());
+    expect(zip.subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('rejects a push that changes .github/workflows without workflows: write', async () => {
+    const token = sim.installationToken(installationId, { contents: 'write', metadata: 'read' });
+    const clone = join(work, 'clone2');
+    await gitIn(work, [...credentialArgs(token), 'clone', '-q', sim.gitUrl('bench', 'demo'), clone]);
+    await mkdir(join(clone, '.github/workflows'), { recursive: true });
+    await writeFile(join(clone, '.github/workflows/ci.yml'), `${WORKFLOW}\n# changed\n`);
+    await gitIn(clone, ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-q', '-am', 'Change workflow']);
+    await expect(gitIn(clone, [...credentialArgs(token), 'push', '-q', 'origin', 'HEAD:refs/heads/ci-replay/wf'])).rejects.toThrow(/without `workflows` permission/);
+    await writeFile(join(clone, 'other.txt'), 'x\n');
+    await gitIn(clone, ['reset', '-q', '--hard', 'HEAD~1']);
+    await writeFile(join(clone, 'other.txt'), 'x\n');
+    await gitIn(clone, ['add', '.']);
+    await gitIn(clone, ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-q', '-m', 'Plain change']);
+    await gitIn(clone, ['-c', `http.extraHeader=Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`, 'push', '-q', 'origin', 'HEAD:refs/heads/ci-replay/plain']);
+    await waitFor(() => [...sim.state.runs.values()].find((r) => r.headBranch === 'ci-replay/plain'));
+    await sim.idle();
+  });
+});

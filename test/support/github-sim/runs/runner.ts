@@ -1,0 +1,31 @@
+import type { CiConclusion, CiEvent } from '../../../../src/domain/ci-events.js';
+
+/** What the simulator hands a runner for one attempt of one workflow run. */
+export interface WorkflowRunContext {
+  workflow: { text: string; path: string; name: string };
+  repo: { gitDir: string; fullName: string; cloneUrl: string };
+  sha: string;
+  ref: string;
+  event: string;
+  runId: string;
+  runAttempt: number;
+  /** Scratch directory for checkouts. */
+  workRoot: string;
+  /** The runner writes each job's raw log (GitHub's format) to `<logsDir>/<jobId>.log`. */
+  logsDir: string;
+  /** The runner writes each artifact's files under `<artifactsDir>/<artifact name>/`. */
+  artifactsDir: string;
+  /** Job ids come from the simulator so they match GitHub's id space. */
+  nextJobId(): string;
+  /** workflow_job events (queued, in_progress, completed, with steps); workflow_run events are ignored. */
+  onEvent(event: CiEvent): void;
+  signal: AbortSignal;
+}
+
+export interface WorkflowRunOutcome {
+  conclusion: CiConclusion;
+}
+
+export interface WorkflowRunner {
+  run(context: WorkflowRunContext): Promise<WorkflowRunOutcome>;
+}
