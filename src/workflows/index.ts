@@ -1,0 +1,11 @@
+export type {
+  ReportAction, ReportEntry, MatrixStrategy, StandardizeOptions, StandardizeInput, StandardizeResult, StandardizeLintedResult,
+  LintFinding, WorkflowLinter,
+} from './types.js';
+export { standardizeWorkflow, standardizeWorkflowText, DEFAULT_BRANCH_PATTERN, DEFAULT_TIMEOUT_MINUTES } from './standardize/index.js';
+export { DUMMY_CREDENTIAL } from './standardize/secrets.js';
+export { pinTimestamp } from './standardize/settings.js';
+export { selectWorkflowFilesToDelete, calledWorkflows, isWorkflowFile, deletionReport, type WorkflowFile } from './siblings.js';
+export { renderReport } from './report.js';
+export { createWorkflowLinter, lintWorkflow, lintReport } from './lint.js';
+export { renderTemplate, renderTemplateText, listTemplates, templatePlaceholders, defaultTemplatesDir, type TemplateOptions } from './templates.js';
