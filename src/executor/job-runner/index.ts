@@ -205,10 +205,8 @@ async function runStep(
   let continueOnError = false;
   let timeoutMinutes = 0;
   try {
-    if (step.name !== undefined) {
-      rt.name = interpolate(step.name, ev);
-      outcome.name = rt.name;
-    }
+    rt.name = step.name !== undefined ? interpolate(step.name, ev) : stepDisplayName({ ...step, run: step.run === undefined ? undefined : interpolate(step.run, ev) });
+    outcome.name = rt.name;
     const stepEnv = evaluateEnvMap(step.env, baseEnv, (env) => evalEnv(input, state, { ...env }));
     const displayEnv = { ...baseEnv, ...stepEnv };
     const merged = { ...input.baseEnv, ...input.extraEnv, ...defaultVariables(input, state, files), ...displayEnv };

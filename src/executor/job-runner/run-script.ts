@@ -39,7 +39,7 @@ export function resolveShell(shell: string | undefined, scriptPath: string, path
   if (shell === undefined) return build('bash', ['-e'], '.sh');
   if (shell === 'bash') return build('bash', ['--noprofile', '--norc', '-eo', 'pipefail'], '.sh');
   if (shell === 'sh') return build('sh', ['-e'], '.sh');
-  if (shell === 'python') return build('python', [], '.py');
+  if (shell === 'python') return build(which('python', path) === null && which('python3', path) !== null ? 'python3' : 'python', [], '.py');
   if (shell === 'pwsh' || shell === 'powershell' || shell === 'cmd') {
     return `shell '${shell}' is not supported by the local executor`;
   }
