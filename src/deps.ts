@@ -31,7 +31,12 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
   const db = createDb({ url: config.databaseUrl, logger, ...(overrides.dbSchema !== undefined ? { schema: overrides.dbSchema } : {}) });
   const repos = createRepositories(db);
   const redis = createRedis(config.redisUrl, 'producer');
-  const queues = createQueues({ connection: redis, prefix: config.queuePrefix });
+  const queues = createQueues({
+    connection: redis,
+    prefix: config.queuePrefix,
+    timeoutMs: 3000,
+    onError: (error) => logger.warn({ err: error }, 'queue connection error'),
+  });
   const submissions = createSubmissionService({ repos, queues, logger, patchMaxBytes: config.limits.patchMaxBytes });
   const readiness: Record<string, ReadinessCheck> = {
     postgres: () => pingDb(db),

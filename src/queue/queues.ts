@@ -25,20 +25,33 @@ const DEFAULT_JOB_OPTIONS: JobsOptions = {
   removeOnFail: { age: 7 * 24 * 3600 },
 };
 
-export function createQueues(options: { connection: Redis; prefix: string }): Queues {
+export function createQueues(options: { connection: Redis; prefix: string; timeoutMs?: number; onError?: (error: Error) => void }): Queues {
   const queues = new Map<QueueName, Queue>(
-    QUEUE_NAMES.map((name) => [name, new Queue(name, { connection: options.connection, prefix: options.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS })]),
+    QUEUE_NAMES.map((name) => {
+      const queue = new Queue(name, { connection: options.connection, prefix: options.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      queue.on('error', (error) => options.onError?.(error));
+      return [name, queue];
+    }),
   );
   const queue = (name: QueueName): Queue => {
     const found = queues.get(name);
     if (found === undefined) throw new Error(`unknown queue ${name}`);
     return found;
   };
+  const timeoutMs = options.timeoutMs ?? 5000;
   const wrap = async <T>(work: () => Promise<T>): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      return await work();
+      return await Promise.race([
+        work(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer from Redis within ${timeoutMs} ms`)), timeoutMs);
+        }),
+      ]);
     } catch (error) {
       throw transient('queue_unavailable', 'the job queue (Redis) is unreachable', error);
+    } finally {
+      clearTimeout(timer);
     }
   };
   return {
@@ -54,7 +67,7 @@ export function createQueues(options: { connection: Redis; prefix: string }): Qu
     },
     counts: (name) => wrap(() => queue(name).getJobCounts()),
     async close() {
-      await Promise.all([...queues.values()].map((q) => q.close()));
+      await wrap(() => Promise.all([...queues.values()].map((q) => q.close()))).catch(() => undefined);
     },
   };
 }

@@ -41,8 +41,10 @@ export function instanceRoutes(app: FastifyInstance, deps: AppDeps): void {
         ...(query.dataset !== undefined ? { dataset: query.dataset } : {}),
         maxTotalBytes: deps.config.limits.bodyLimitBytes,
       });
-      const status = summary.created + summary.updated + summary.unchanged === 0 && summary.failed > 0 ? 422 : 200;
-      return reply.code(status).send(summary);
+      if (summary.created + summary.updated + summary.unchanged === 0 && summary.failed > 0) {
+        throw invalidInput('no_valid_rows', `none of the ${summary.failed} rows could be imported; see details.errors`, summary, 422);
+      }
+      return reply.code(200).send(summary);
     },
   );
 

@@ -49,7 +49,11 @@ export function runRoutes(app: FastifyInstance, deps: AppDeps): void {
         ...(query.kind !== undefined ? { kind: query.kind } : {}),
         maxTotalBytes: deps.config.limits.bodyLimitBytes,
       });
-      return reply.code(result.accepted > 0 ? 202 : 422).send(result);
+      if (result.accepted === 0) {
+        const message = result.rejected === 0 ? 'the batch is empty: send one {"instanceId","patch"} JSON object per line' : `none of the ${result.rejected} rows was accepted; see details.errors`;
+        throw invalidInput('no_valid_rows', message, result, 422);
+      }
+      return reply.code(202).send(result);
     },
   );
 }
