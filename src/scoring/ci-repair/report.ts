@@ -1,5 +1,6 @@
 import type { ErrorType } from '../../domain/error-types.js';
 import { invalidInput } from '../../errors.js';
+import { MCNEMAR_EXACT_BELOW } from '../stats/mcnemar.js';
 import { byErrorType, byRepository, type RepoRow, type TypeRow } from './breakdowns.js';
 import { observedTypes, type ObservedTypes } from './observed-types.js';
 import { compareRuns, type PairedComparison } from './paired.js';
@@ -41,6 +42,8 @@ export interface CiRepairReport {
   observed: ObservedTypes[];
   /** Every run after the first compared with the first. */
   comparisons: PairedComparison[];
+  /** Discordant pairs below which the comparisons used the exact binomial test. */
+  mcnemarExactBelow: number;
 }
 
 /** Computes the CI-Repair-Bench report of one or more runs over the same instances (pure). */
@@ -50,6 +53,7 @@ export function buildCiRepairReport(
   options: CiRepairReportOptions = {},
 ): CiRepairReport {
   const confidence = options.confidence ?? 0.95;
+  const mcnemarExactBelow = options.mcnemarExactBelow ?? MCNEMAR_EXACT_BELOW;
   const ids = new Set<string>();
   for (const instance of instances) {
     if (ids.has(instance.id)) throw invalidInput('duplicate_instance', 'instance ids must be unique', { id: instance.id });
@@ -81,6 +85,7 @@ export function buildCiRepairReport(
       }),
     })),
     observed: resolved.map((run) => observedTypes(scope.instances, run)),
-    comparisons: first === undefined ? [] : rest.map((run) => compareRuns(first, run, options.mcnemarExactBelow)),
+    comparisons: first === undefined ? [] : rest.map((run) => compareRuns(first, run, mcnemarExactBelow)),
+    mcnemarExactBelow,
   };
 }

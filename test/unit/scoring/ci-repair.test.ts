@@ -145,6 +145,26 @@ describe('buildCiRepairReport', () => {
     ]);
   });
 
+  it('orders submissions by Date as well as by number', () => {
+    const dated = buildCiRepairReport(instances.slice(0, 1), [
+      {
+        id: 'D',
+        label: 'dated',
+        submissions: [
+          sub('i1', 0, { createdAt: new Date('2026-01-02T00:00:00Z') }),
+          sub('i1', 0, { createdAt: new Date('2026-01-01T00:00:00Z'), verdict: 'failed' }),
+        ],
+      },
+    ]);
+    expect(dated.runs[0]?.passed).toBe(1);
+  });
+
+  it('uses chi-square once discordant pairs reach the threshold', () => {
+    const custom = buildCiRepairReport(instances, [runA, runB], { mcnemarExactBelow: 2 });
+    expect(custom.comparisons[0]?.mcnemar.method).toBe('chi_square_continuity');
+    expect(custom.mcnemarExactBelow).toBe(2);
+  });
+
   it('rejects duplicate instance ids', () => {
     expect(() => buildCiRepairReport([...instances, instances[0]!], [])).toThrow(/unique/);
   });

@@ -48,7 +48,7 @@ export function summaryTable(report: CiRepairReport): TableModel {
 export function comparisonTable(report: CiRepairReport): TableModel {
   const label = (id: string): string => report.runs.find((run) => run.runId === id)?.label ?? id;
   return {
-    title: 'Paired comparison (McNemar: exact binomial below 25 discordant pairs, else chi-square with continuity correction)',
+    title: `Paired comparison (McNemar: exact binomial below ${report.mcnemarExactBelow} discordant pairs, else chi-square with continuity correction)`,
     columns: [
       { header: 'Run A', align: 'left' },
       { header: 'Run B', align: 'left' },
