@@ -210,6 +210,7 @@ async function runKey(ctx: RunContext, job: JobDef, done: Map<string, KeyOutcome
           logPath: join(options.logsDir, `${jobId}.log`), outputCapBytes: options.outputCapBytes ?? 16 * 1024 * 1024,
           baseEnv: ctx.baseEnv, extraEnv: options.env ?? {}, pythonVersionsDirs: ctx.pythonVersionsDirs,
           artifactsDir: options.artifactsDir, artifacts: ctx.artifacts, killGraceMs: options.killGraceMs ?? 2000,
+          cancelGraceMs: options.cancelGraceMs ?? 300_000,
           runnerName: ctx.runnerName, signal: failFast.signal, logger: options.logger, now: ctx.now,
           onStepsChanged: async (steps) => {
             if (announced) return;

@@ -29,6 +29,8 @@ export interface RunWorkflowOptions {
   eventName?: string;
   /** Grace period between SIGTERM and SIGKILL of a step's process group. Default 2000 ms. */
   killGraceMs?: number;
+  /** Steps that run after a cancellation (`if: always()`/`cancelled()`) are killed after this long. Default 5 min. */
+  cancelGraceMs?: number;
   signal?: AbortSignal;
   nextJobId: () => string;
   onEvent: (event: CiEvent) => void | Promise<void>;

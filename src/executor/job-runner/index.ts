@@ -199,7 +199,7 @@ async function runStep(
   const files = createFileCommands(state.temp);
   const rt: StepRuntime = {
     input, state, number: outcome.number, name: outcome.name, env: {}, displayEnv: {}, outputs: {},
-    signal: state.status.cancelled ? input.signal : signal, timeoutMs: Number.POSITIVE_INFINITY, files, stopToken: null,
+    signal: state.status.cancelled ? AbortSignal.timeout(input.cancelGraceMs) : signal, timeoutMs: Number.POSITIVE_INFINITY, files, stopToken: null,
   };
   let execution: StepExecution;
   let continueOnError = false;

@@ -36,6 +36,7 @@ export interface JobInput {
   /** Run-wide artifact registry (names are unique within a run). */
   artifacts: Map<string, ArtifactResult>;
   killGraceMs: number;
+  cancelGraceMs: number;
   runnerName: string;
   /** Aborted when the run is cancelled or a fail-fast sibling failed. */
   signal: AbortSignal;
