@@ -115,7 +115,10 @@ const INSTALL_LINE = new RegExp([
 
 /** Whether a run script only installs dependencies or prepares the environment. */
 export function isInstallOnly(run: string): boolean {
-  const lines = run.split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  const lines = run
+    .split(/\n|&&|\|\||;/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
   return lines.length > 0 && lines.every((line) => INSTALL_LINE.test(line) || line.endsWith('\\') || /^-/.test(line));
 }
 

@@ -38,7 +38,7 @@ function classifyClause(raw: string, context: GuardContext): ClauseVerdict {
     if (event.op === '==' && event.value === 'release') return { kind: 'drop', reason: 'runs only on releases' };
     return { kind: 'remove', reason: 'false on push' };
   }
-  if (/^(?:startsWith\(\s*github\.(?:event\.)?ref\s*,\s*'refs\/tags\/?'\s*\)|github\.ref_type\s*==\s*'tag')$/.test(clause)) {
+  if (/^(?:startsWith\(\s*github\.(?:event\.)?ref\s*,\s*'refs\/tags[^']*'\s*\)|github\.ref_type\s*==\s*'tag')$/.test(clause)) {
     return { kind: 'drop', reason: 'runs only on tags (release)' };
   }
   if (/^github\.repository(?:_owner)?\s*==\s*'[^']*'$|^'[^']*'\s*==\s*github\.repository(?:_owner)?$/.test(clause)) {

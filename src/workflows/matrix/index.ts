@@ -41,18 +41,21 @@ function toModel(matrix: YAMLMap): { model: MatrixModel; dynamic: string | undef
   return { model, dynamic };
 }
 
-function wholeReason(combos: ReadonlyArray<{ values: Combination }>): string | undefined {
-  const keys = new Set(combos.flatMap((combo) => Object.keys(combo.values)));
-  for (const key of keys) {
+interface WholeKey {
+  key: string;
+  reason: string;
+}
+
+/** Keys whose entries are different tasks or test shards: reducing them would lose checks. */
+function wholeKeys(combos: ReadonlyArray<{ values: Combination }>): WholeKey[] {
+  const keys = [...new Set(combos.flatMap((combo) => Object.keys(combo.values)))];
+  return keys.flatMap((key) => {
     const values = [...new Set(combos.map((combo) => displayValue(combo.values[key])))];
-    if (values.length < 2) continue;
-    if (SHARD_KEY.test(key)) return `its \`${key}\` entries are test shards (${values.join(', ')}); one configuration would skip tests`;
-    if (TASK_KEY.test(key) && !values.every((value) => PYTHON_LIKE.test(value))) {
-      return `its \`${key}\` entries are different tasks (${values.join(', ')})`;
-    }
-    if (values.some((value) => TASK_VALUE.test(value))) return `its \`${key}\` entries are different tasks (${values.join(', ')})`;
-  }
-  return undefined;
+    if (values.length < 2) return [];
+    if (SHARD_KEY.test(key)) return [{ key, reason: `its \`${key}\` entries are test shards (${values.join(', ')}); one configuration would skip tests` }];
+    const tasks = (TASK_KEY.test(key) && !values.every((value) => PYTHON_LIKE.test(value))) || values.some((value) => TASK_VALUE.test(value));
+    return tasks ? [{ key, reason: `its \`${key}\` entries are different tasks (${values.join(', ')})` }] : [];
+  });
 }
 
 function describe(values: Combination): string {
@@ -73,8 +76,14 @@ export function standardizeMatrix(job: YAMLMap, jobId: string, options: MatrixOp
   if (dynamic !== undefined) return [{ action: 'kept-matrix', target, reason: `${dynamic}; left as is` }];
   const combos = expandMatrix(model);
   if (combos.length <= 1) return [];
-  const whole = wholeReason(combos);
-  if (whole !== undefined) return [{ action: 'kept-matrix', target, reason: `kept all ${combos.length} configurations: ${whole}` }];
+  const whole = wholeKeys(combos);
+  const failFast = strategy.get('fail-fast') === false ? '' : '; fail-fast is on, so a failing entry cancels the others';
+  const partial = whole.length > 0 && model.include.length === 0 && model.exclude.length === 0
+    && whole.every((entry) => model.keys.includes(entry.key))
+    && model.keys.some((key) => !whole.some((entry) => entry.key === key) && (model.values.get(key) ?? []).length > 1);
+  if (whole.length > 0 && !partial) {
+    return [{ action: 'kept-matrix', target, reason: `kept all ${combos.length} configurations: ${whole.map((entry) => entry.reason).join('; ')}${failFast}` }];
+  }
 
   const steps = job.get('steps', true);
   const gatedConditions = isSeq(steps)
@@ -93,9 +102,35 @@ export function standardizeMatrix(job: YAMLMap, jobId: string, options: MatrixOp
   });
   const chosen = combos[selection.index];
   if (chosen === undefined) return [];
+  if (partial) {
+    const reduced = model.keys.filter((key) => !whole.some((entry) => entry.key === key));
+    reduceKeys(matrixNode, reduced, chosen.values);
+    const kept = combos.length / reduced.reduce((count, key) => count * (model.values.get(key) ?? []).length, 1);
+    const shown = reduced.map((key) => `${key}=${displayValue(chosen.values[key])}`).join(', ');
+    return [{
+      action: 'kept-matrix',
+      target,
+      reason: `kept every entry of ${whole.map((entry) => `\`${entry.key}\``).join(', ')}: ${whole.map((entry) => entry.reason).join('; ')}; reduced the rest to ${shown} (${combos.length} → ${kept} configurations), chosen as ${selection.why}${failFast}`,
+    }];
+  }
   const notes = writeBack(matrixNode, model, chosen);
   const reason = `kept ${describe(chosen.values)} (${combos.length} → 1 configurations), chosen as ${selection.why}${notes}`;
   return [{ action: 'reduced-matrix', target, reason }];
+}
+
+function plural(count: number): string {
+  return count === 1 ? 'entry that extends' : 'entries that extend';
+}
+
+/** Keeps only the chosen value of each of `keys`. */
+function reduceKeys(matrix: YAMLMap, keys: readonly string[], values: Combination): void {
+  for (const key of keys) {
+    const node = matrix.get(key, true);
+    if (!isSeq(node)) continue;
+    const seq: YAMLSeq = node;
+    const keep = seq.items.find((item) => sameValue(isScalar(item) || isMap(item) || isSeq(item) ? item.toJSON() : item, values[key]));
+    seq.items = keep === undefined ? [] : [keep];
+  }
 }
 
 function writeBack(matrix: YAMLMap, model: MatrixModel, chosen: ReturnType<typeof expandMatrix>[number]): string {
@@ -107,23 +142,13 @@ function writeBack(matrix: YAMLMap, model: MatrixModel, chosen: ReturnType<typeo
     matrix.delete('exclude');
     notes.push(`dropped ${model.exclude.length} exclude entr${model.exclude.length === 1 ? 'y' : 'ies'}`);
   }
-  const coversBase = chosen.fromProduct;
-  for (const key of model.keys) {
-    if (!coversBase) {
-      matrix.delete(key);
-      continue;
-    }
-    const node = matrix.get(key, true);
-    if (!isSeq(node)) continue;
-    const seq: YAMLSeq = node;
-    const keep = seq.items.find((item) => sameValue(isScalar(item) || isMap(item) || isSeq(item) ? item.toJSON() : item, chosen.values[key]));
-    seq.items = keep === undefined ? [] : [keep];
-  }
+  if (chosen.fromProduct) reduceKeys(matrix, model.keys, chosen.values);
+  else for (const key of model.keys) matrix.delete(key);
   if (isSeq(includeNode)) {
     includeNode.items = includeItems.filter((_, index) => chosen.includes.includes(index));
     if (includeNode.items.length === 0) matrix.delete('include');
   }
   if (droppedIncludes > 0) notes.push(`dropped ${droppedIncludes} include entr${droppedIncludes === 1 ? 'y' : 'ies'} that no longer apply`);
-  if (chosen.includes.length > 0) notes.push(`kept ${chosen.includes.length} include entr${chosen.includes.length === 1 ? 'y' : 'ies'} that extend it`);
+  if (chosen.includes.length > 0) notes.push(`kept ${chosen.includes.length} include ${plural(chosen.includes.length)} it`);
   return notes.length === 0 ? '' : `; ${notes.join('; ')}`;
 }

@@ -149,6 +149,8 @@ export function selectCombination(input: SelectionInput): Selection {
   const gateNote = input.gatedConditions.length > 0 ? ' among those that run the most matrix-gated steps' : '';
   const values = (index: number): Record<string, unknown> => input.combos[index]?.values ?? {};
   const fallbackNote = input.strategy === 'from-logs' ? 'no failed job name matched the matrix; fell back to ' : '';
+  const hasOs = input.combos.some((combo) => Object.entries(combo.values).some(([key, value]) => isOsKey(key, value)));
+  const osNote = hasOs ? ', preferring ubuntu' : '';
   const hasPython = gated.some((index) => pythonValue(values(index)) !== undefined);
   if (input.strategy === 'newest-python' && hasPython) {
     const best = gated.reduce((chosen, index) => {
@@ -157,8 +159,8 @@ export function selectCombination(input: SelectionInput): Selection {
       if (order === 0 && ubuntuScore(values(index)) > ubuntuScore(values(chosen))) return index;
       return chosen;
     });
-    return { index: best, why: `${fallbackNote}the newest Python version${gateNote}, preferring ubuntu` };
+    return { index: best, why: `${fallbackNote}the newest Python version${gateNote}${osNote}` };
   }
   const ubuntu = gated.find((index) => ubuntuScore(values(index)) === 1);
-  return { index: ubuntu ?? gated[0] ?? 0, why: `${fallbackNote}the first configuration${gateNote}, preferring ubuntu` };
+  return { index: ubuntu ?? gated[0] ?? 0, why: `${fallbackNote}the first configuration${gateNote}${osNote}` };
 }

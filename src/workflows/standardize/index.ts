@@ -10,6 +10,7 @@ import { filterJobs } from './jobs.js';
 import { removeSecrets } from './secrets.js';
 import { applySettings, pinDependencies } from './settings.js';
 import { createWorkflowLinter } from '../lint.js';
+import { replaceRetiredRunners } from './runners.js';
 
 export const DEFAULT_BRANCH_PATTERN = 'ci-replay/**';
 export const DEFAULT_TIMEOUT_MINUTES = 60;
@@ -47,6 +48,7 @@ export function standardizeWorkflowText(input: StandardizeInput): StandardizeRes
       }));
     }
   }
+  report.push(...replaceRetiredRunners(jobs));
   report.push(...removeSecrets(root, jobs, stepIndex));
   report.push(...applySettings(doc, root, jobs, timeout));
   report.push(...pinDependencies(doc, root, { pinDate: options.pinDate, indexUrl: options.indexUrl }));

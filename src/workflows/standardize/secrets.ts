@@ -74,10 +74,11 @@ export function removeSecrets(root: YAMLMap, jobs: YAMLMap, stepIndex: StepIndex
         const names = secretNames(nodeText(step)).filter((name) => !local.has(name));
         const purpose = `${stringAt(step, 'name') ?? ''} ${stringAt(step, 'uses') ?? ''}`;
         if (names.length === 0 || !PUBLISHING_STEP.test(purpose)) return true;
+        const label = stringAt(step, 'name') === undefined ? stringAt(step, 'uses') ?? 'step' : `"${stringAt(step, 'name') ?? ''}"`;
         report.push({
           action: 'removed-step',
           target: `jobs.${jobId}.steps[${stepIndex(step, index)}]`,
-          reason: `${purpose.trim()} needs ${names.map((name) => `secrets.${name}`).join(', ')} to publish or notify`,
+          reason: `${label} needs ${names.map((name) => `secrets.${name}`).join(', ')} to publish or notify`,
         });
         return false;
       });

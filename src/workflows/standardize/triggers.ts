@@ -85,8 +85,8 @@ export function rewriteTriggers(doc: Document, root: YAMLMap, branchPattern: str
       });
       if (rewritten === source) return;
       const result = condition ? rewritten.replace(/^\$\{\{\s*([\s\S]*?)\s*\}\}$/, '$1') : rewritten;
-      scalar.value = result;
-      if (scalar.type === Scalar.PLAIN && /^[\d.]+$|^(?:true|false)$/.test(result)) scalar.type = Scalar.QUOTE_SINGLE;
+      scalar.value = condition && /^(?:true|false)$/.test(result) ? result === 'true' : result;
+      if (key !== 'if' && scalar.type === Scalar.PLAIN && /^[\d.]+$|^(?:true|false)$/.test(result)) scalar.type = Scalar.QUOTE_SINGLE;
     });
   }
   for (const input of inputs) {
