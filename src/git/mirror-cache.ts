@@ -102,7 +102,7 @@ export function createMirrorCache(options: MirrorCacheOptions): MirrorCache {
         const missing = await findMissingObjects(gitDir, shas, git);
         if (missing.length > 0) {
           options.logger.info({ repo: `${repo.owner}/${repo.name}`, missing }, 'fetching commits into mirror');
-          await fetchObjects(gitDir, missing, { ...git, timeoutMs: fetchTimeoutMs, notFoundCode: 'commit_not_found' });
+          await fetchObjects(gitDir, missing, { ...git, timeoutMs: fetchTimeoutMs, notFoundCode: 'commit_not_found', negotiate: true });
           await assertCommits(gitDir, shas, git.gitBinary);
         }
         options.logger.debug({ repo: `${repo.owner}/${repo.name}`, cloned: !exists, fetched: missing.length,

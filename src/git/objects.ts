@@ -10,6 +10,12 @@ export interface ObjectOptions {
   timeoutMs?: number;
   /** Error code when the upstream answers but lacks an object (default `object_not_found`). */
   notFoundCode?: string;
+  /**
+   * Negotiate with our commits as "haves" (right for commits: only missing history is sent). Off for
+   * blobs: a server assumes we hold every object reachable from our haves, blobs included, and would
+   * send nothing; lazy fetches use the same `noop` negotiation. Default false.
+   */
+  negotiate?: boolean;
 }
 
 /**
@@ -50,7 +56,8 @@ export async function findMissingObjects(gitDir: string, oids: readonly string[]
 export async function fetchObjects(gitDir: string, oids: readonly string[], options: ObjectOptions = {}): Promise<void> {
   if (oids.length === 0) return;
   const timeoutMs = options.timeoutMs ?? 600_000;
-  const result = await runGit(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no',
+  const negotiation = options.negotiate === true ? [] : ['-c', 'fetch.negotiationAlgorithm=noop'];
+  const result = await runGit([...negotiation, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no',
     'origin', ...oids], { gitDir, timeoutMs, allowFailure: true, gitBinary: options.gitBinary });
   if (result.exitCode === 0) return;
   const probe = await runGit(['ls-remote', '--quiet', 'origin', 'HEAD'], {

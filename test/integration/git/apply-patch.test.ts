@@ -41,6 +41,8 @@ beforeAll(async () => {
   root = await makeTempDir();
   upstream = await standardFixture(path.join(root, 'upstream.git'));
   shaFail = upstream.shas[1] ?? '';
+  // Packed with a bitmap, like a real server: explicitly wanted blobs must still be sent.
+  await runGit(['repack', '-adq', '--write-bitmap-index'], { gitDir: upstream.gitDir });
   const cache = createMirrorCache({ dataDir: path.join(root, 'data'), logger });
   gitDir = await cache.ensureCommits({ owner: 'acme', name: 'demo', url: upstream.gitDir }, [shaFail]);
 });
