@@ -1,4 +1,5 @@
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 
@@ -58,4 +59,14 @@ export function copyFiles(files: string[], base: string, dest: string): number {
     size += statSync(target).size;
   }
   return size;
+}
+
+/** GitHub's hashFiles(): sha256 over the sha256 of each matched file (sorted); '' when nothing matches. */
+export function hashFiles(root: string, patterns: string[]): string {
+  const { files } = matchFiles(root, patterns);
+  const inside = files.filter((f) => f.startsWith(`${root}${sep}`));
+  if (inside.length === 0) return '';
+  const outer = createHash('sha256');
+  for (const file of inside) outer.update(createHash('sha256').update(readFileSync(file)).digest());
+  return outer.digest('hex');
 }

@@ -186,12 +186,13 @@ async function runKey(ctx: RunContext, job: JobDef, done: Map<string, KeyOutcome
       const base = job.name === undefined ? job.key : interpolate(job.name, legEv);
       const name = matrixJobName(base, matrix, job.name?.includes('matrix.') === true);
       const continueOnError = typeof job.continueOnError === 'boolean' ? job.continueOnError : interpolate(job.continueOnError, legEv).trim() === 'true';
+      const labels = job.runsOn.map((label) => interpolate(label, legEv));
       const jobId = options.nextJobId();
       const jobEvent = (over: Partial<WorkflowJobEvent>): WorkflowJobEvent => ({
         kind: 'workflow_job', repoFullName: options.repo.fullName, runId: options.runId, runAttempt: options.runAttempt,
         jobId, headSha: options.sha, headBranch: options.ref.startsWith('refs/heads/') ? options.ref.slice(11) : null,
         name, status: 'queued', conclusion: null, startedAt: null, completedAt: null, runnerName: null,
-        labels: job.runsOn, steps: [], htmlUrl: null, ...over,
+        labels, steps: [], htmlUrl: null, ...over,
       });
       await ctx.emit(jobEvent({}));
       await ctx.pool.acquire();

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StepOutcome } from '../../domain/ci-events.js';
 import { isAppError } from '../../errors.js';
+import { hashFiles } from '../artifacts.js';
 import { runBuiltinAction } from '../builtin-actions/index.js';
 import type { EvalEnv } from '../expressions.js';
 import { evaluateCondition, interpolate } from '../expressions.js';
@@ -17,7 +18,7 @@ import { createFileCommands } from './step-runtime.js';
 const stringify = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
 function evalEnv(input: JobInput, state: JobState, env: Record<string, string>): EvalEnv {
-  return { contexts: buildContexts(input, state, env), status: state.status };
+  return { contexts: buildContexts(input, state, env), status: state.status, hashFiles: (patterns) => hashFiles(state.workspace, patterns) };
 }
 
 /** Evaluates an env mapping in order; each value sees the variables before it. */

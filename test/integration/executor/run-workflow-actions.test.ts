@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,6 +40,7 @@ jobs:
           git rev-parse HEAD
           git log --oneline | wc -l
           cat pkg/mod.py
+      - run: echo "hash=\${{ hashFiles('nested/src/pkg/**/*.py') }} none=\${{ hashFiles('nope/*') }}"
 `,
     );
     expect(result.conclusion).toBe('success');
@@ -46,6 +48,8 @@ jobs:
     expect(lines).toContain(repo.sha);
     expect(lines).toContain('2');
     expect(lines).toContain('X = 1');
+    const sha256 = (b: Buffer | string): Buffer => createHash('sha256').update(b).digest();
+    expect(lines).toContain(`hash=${sha256(sha256('X = 1\n')).toString('hex')} none=`);
     expect(lines.slice(lines.indexOf('##[group]Run actions/checkout@v4'), lines.indexOf('##[group]Run actions/checkout@v4') + 4)).toEqual([
       '##[group]Run actions/checkout@v4',
       'with:',
@@ -57,6 +61,7 @@ jobs:
       'Run test -z "$(ls -A)"',
       'Run actions/checkout@v4',
       'Run cd nested/src',
+      expect.stringMatching(/^Run echo "hash=[0-9a-f]{64} none="$/),
       'Post Run actions/checkout@v4',
       'Complete job',
     ]);

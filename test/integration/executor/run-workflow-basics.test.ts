@@ -248,7 +248,7 @@ jobs:
   });
 
   it('expands a matrix with include/exclude and names jobs like GitHub', async () => {
-    const { result, log } = await runFixtureWorkflow(
+    const { result, log, events } = await runFixtureWorkflow(
       repo,
       `
 on: push
@@ -285,5 +285,7 @@ jobs:
       'Lint flake8',
     ]);
     expect(logLines(log('test (3.11, macos-latest, true)'))).toContain('py=3.11 os=macos-latest exp=true idx=2/3');
+    const queued = events.find((e) => e.kind === 'workflow_job' && e.name === 'test (3.11, macos-latest, true)');
+    expect(queued?.kind === 'workflow_job' && queued.labels).toEqual(['macos-latest']);
   });
 });
