@@ -158,6 +158,7 @@ export interface SimCheckSuite {
   createdAt: string;
   updatedAt: string;
   completedSent: boolean;
+  headCommit: SimRun['headCommit'];
 }
 
 export interface SimDelivery {

@@ -1,5 +1,5 @@
 import type { SimContext } from '../context.js';
-import { resolveRef } from '../git/bare-repo.js';
+import { readCommit, resolveRef } from '../git/bare-repo.js';
 import { GhError, notFoundError, validationError } from '../http/gh-error.js';
 import { paginate } from '../http/paginate.js';
 import { route, type Route } from '../http/router.js';
@@ -75,11 +75,13 @@ export function checksRoutes(ctx: SimContext): ChecksApi {
     suite.updatedAt = new Date().toISOString();
     emitRepoEvent(ctx, 'check_suite', repo, { action: 'completed', check_suite: serializeCheckSuite(ctx.base(), state, suite) });
   };
-  const appSuiteFor = (repo: SimRepo, sha: string): number => {
+  const appSuiteFor = async (repo: SimRepo, sha: string): Promise<number> => {
     for (const suite of state.checkSuites.values()) if (suite.repoId === repo.id && suite.headSha === sha && suite.owner === 'app') return suite.id;
     const id = nextId(state, 'checkSuite');
     const now = new Date().toISOString();
-    state.checkSuites.set(id, { id, repoId: repo.id, headSha: sha, headBranch: null, owner: 'app', createdAt: now, updatedAt: now, completedSent: false });
+    const c = await readCommit(repo.gitDir, sha);
+    const headCommit = { id: c.sha, treeId: c.treeId, message: c.message, timestamp: c.timestamp, author: c.author, committer: c.committer };
+    state.checkSuites.set(id, { id, repoId: repo.id, headSha: sha, headBranch: null, owner: 'app', createdAt: now, updatedAt: now, completedSent: false, headCommit });
     return id;
   };
   const apply = (run: SimCheckRun, body: Record<string, unknown>): void => {
@@ -119,7 +121,7 @@ export function checksRoutes(ctx: SimContext): ChecksApi {
       const run: SimCheckRun = {
         id: nextId(state, 'job'), repoId: repo.id, name: '', headSha: sha, status: 'queued', conclusion: null,
         startedAt: new Date().toISOString(), completedAt: null, detailsUrl: null, externalId: null,
-        output: { title: null, summary: null, text: null, annotations: [] }, actions: [], checkSuiteId: appSuiteFor(repo, sha), owner: 'app',
+        output: { title: null, summary: null, text: null, annotations: [] }, actions: [], checkSuiteId: await appSuiteFor(repo, sha), owner: 'app',
       };
       apply(run, req.body);
       state.checkRuns.set(run.id, run);

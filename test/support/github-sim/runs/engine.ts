@@ -179,11 +179,12 @@ export function createEngine(ctx: SimContext): Engine {
       const rule = ctx.neverStartRules.find((r) => (r.times ?? 1) > 0 && (!r.repo || r.repo.toLowerCase() === repo.fullName.toLowerCase()) && (!r.workflowPath || r.workflowPath === workflow.path) && (!r.branch || r.branch === branch));
       if (rule) rule.times = (rule.times ?? 1) - 1;
       const checkSuiteId = nextId(ctx.state, 'checkSuite');
-      ctx.state.checkSuites.set(checkSuiteId, { id: checkSuiteId, repoId: repo.id, headSha: sha, headBranch: branch, owner: 'actions', createdAt: now, updatedAt: now, completedSent: false });
+      const headCommit = { id: commit.sha, treeId: commit.treeId, message: commit.message, timestamp: commit.timestamp, author: commit.author, committer: commit.committer };
+      ctx.state.checkSuites.set(checkSuiteId, { id: checkSuiteId, repoId: repo.id, headSha: sha, headBranch: branch, owner: 'actions', createdAt: now, updatedAt: now, completedSent: false, headCommit });
       const run: SimRun = {
         id: nextId(ctx.state, 'run'), repoId: repo.id, workflowId: workflow.id, name: workflow.name, path: workflow.path, headSha: sha,
         headBranch: branch, event, runNumber, checkSuiteId, displayTitle: commit.message.split('\n')[0] ?? '',
-        headCommit: { id: commit.sha, treeId: commit.treeId, message: commit.message, timestamp: commit.timestamp, author: commit.author, committer: commit.committer },
+        headCommit,
         attempts: [{ attempt: 1, status: 'queued', conclusion: null, createdAt: now, updatedAt: now, runStartedAt: now }],
         neverStart: rule !== undefined,
       };

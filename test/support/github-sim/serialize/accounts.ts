@@ -2,7 +2,8 @@ import { nodeId } from '../state.js';
 import type { SimAccount, SimInstallation, SimState } from '../types.js';
 
 export function serializeUser(base: string, account: SimAccount): Record<string, unknown> {
-  const api = `${base}/users/${account.login}`;
+  const login = encodeURIComponent(account.login);
+  const api = `${base}/users/${login}`;
   return {
     login: account.login,
     id: account.id,
@@ -10,7 +11,7 @@ export function serializeUser(base: string, account: SimAccount): Record<string,
     avatar_url: `${base}/avatars/u/${account.id}?v=4`,
     gravatar_id: '',
     url: api,
-    html_url: `${base}/${account.login}`,
+    html_url: `${base}/${login}`,
     followers_url: `${api}/followers`,
     following_url: `${api}/following{/other_user}`,
     gists_url: `${api}/gists{/gist_id}`,

@@ -34,7 +34,10 @@ export function serializeCheckSuite(base: string, state: SimState, suite: SimChe
     runs_rerequestable: false,
     latest_check_runs_count: runs.length,
     check_runs_url: `${base}/repos/${repo.fullName}/check-suites/${suite.id}/check-runs`,
-    head_commit: null,
+    head_commit: {
+      id: suite.headCommit.id, tree_id: suite.headCommit.treeId, message: suite.headCommit.message, timestamp: suite.headCommit.timestamp,
+      author: suite.headCommit.author, committer: suite.headCommit.committer,
+    },
   };
 }
 
