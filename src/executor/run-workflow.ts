@@ -20,6 +20,12 @@ type KeyOutcome = {
   outputs: Record<string, string>;
 };
 
+function runUrl(options: RunWorkflowOptions, jobId?: string): string | null {
+  if (options.htmlBaseUrl === undefined) return null;
+  const run = `${options.htmlBaseUrl.replace(/\/+$/, '')}/${options.repo.fullName}/actions/runs/${options.runId}`;
+  return jobId === undefined ? run : `${run}/job/${jobId}`;
+}
+
 /** A counting semaphore for the job concurrency limit. */
 function semaphore(limit: number): { acquire: () => Promise<void>; release: () => void } {
   let active = 0;
@@ -69,7 +75,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
     kind: 'workflow_run', repoFullName: options.repo.fullName, runId: options.runId, runAttempt: options.runAttempt,
     headSha: options.sha, headBranch: options.ref.startsWith('refs/heads/') ? options.ref.slice(11) : null,
     name: workflow.name, path: options.workflow.path, event: options.eventName ?? 'push', status, conclusion,
-    htmlUrl: null, runStartedAt, updatedAt: iso(),
+    htmlUrl: runUrl(options), runStartedAt, updatedAt: iso(),
   });
   const home = options.hostEnv?.HOME ?? homedir();
   const baseEnv: Record<string, string> = {
@@ -192,7 +198,7 @@ async function runKey(ctx: RunContext, job: JobDef, done: Map<string, KeyOutcome
         kind: 'workflow_job', repoFullName: options.repo.fullName, runId: options.runId, runAttempt: options.runAttempt,
         jobId, headSha: options.sha, headBranch: options.ref.startsWith('refs/heads/') ? options.ref.slice(11) : null,
         name, status: 'queued', conclusion: null, startedAt: null, completedAt: null, runnerName: null,
-        labels, steps: [], htmlUrl: null, ...over,
+        labels, steps: [], htmlUrl: runUrl(options, jobId), ...over,
       });
       await ctx.emit(jobEvent({}));
       await ctx.pool.acquire();
@@ -207,7 +213,7 @@ async function runKey(ctx: RunContext, job: JobDef, done: Map<string, KeyOutcome
         const input: JobInput = {
           workflow: ctx.workflow, job, matrix, matrixIndex: index, matrixTotal: legs.length, jobId, name, needs,
           needsStatus, repo: options.repo, sha: options.sha, ref: options.ref, runId: options.runId,
-          runAttempt: options.runAttempt, eventName: options.eventName ?? 'push', jobDir: join(ctx.runDir, jobId),
+          runAttempt: options.runAttempt, runNumber: options.runNumber ?? 1, eventName: options.eventName ?? 'push', jobDir: join(ctx.runDir, jobId),
           logPath: join(options.logsDir, `${jobId}.log`), outputCapBytes: options.outputCapBytes ?? 16 * 1024 * 1024,
           baseEnv: ctx.baseEnv, extraEnv: options.env ?? {}, pythonVersionsDirs: ctx.pythonVersionsDirs,
           artifactsDir: options.artifactsDir, artifacts: ctx.artifacts, killGraceMs: options.killGraceMs ?? 2000,

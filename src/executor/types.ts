@@ -11,6 +11,10 @@ export interface RunWorkflowOptions {
   ref: string;
   runId: string;
   runAttempt: number;
+  /** `github.run_number` / GITHUB_RUN_NUMBER. Default 1. */
+  runNumber?: number;
+  /** Base of the html_url fields, e.g. `https://github.com`: runs get `<base>/<repo>/actions/runs/<id>`. Null urls when absent. */
+  htmlBaseUrl?: string;
   /** Per-run working directories are created under this directory and removed afterwards. */
   workRoot: string;
   /** One log per job: `<logsDir>/<jobId>.log`. */

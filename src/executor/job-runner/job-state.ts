@@ -25,6 +25,7 @@ export interface JobInput {
   ref: string;
   runId: string;
   runAttempt: number;
+  runNumber: number;
   eventName: string;
   jobDir: string;
   logPath: string;

@@ -61,6 +61,7 @@ jobs:
     steps:
       - run: echo notify
 `,
+      { htmlBaseUrl: 'https://github.com/' },
     );
     expect(result.conclusion).toBe('failure');
     const byKey = Object.fromEntries(result.jobs.map((j) => [j.key, j]));
@@ -110,6 +111,7 @@ jobs:
     expect(Number(completed?.jobId)).toBeGreaterThan(2 ** 31);
     expect(completed?.steps.length).toBe(7);
     expect(completed?.runnerName).toBe('ci-replay-local');
+    expect(completed?.htmlUrl).toBe(`https://github.com/octo/fixture/actions/runs/${2 ** 32 + 7}/job/${byKey.test?.id ?? ''}`);
   });
 
   it('runs independent jobs concurrently up to maxParallelJobs', async () => {
