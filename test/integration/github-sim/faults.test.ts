@@ -1,0 +1,243 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signAppJwt, startGithubSim, type GithubSim } from '../../support/github-sim/index.js';
+import { startWebhookReceiver, waitFor, type WebhookReceiver } from '../../support/github-sim/webhook-receiver.js';
+
+const QUICK = `name: Quick
+on: { push: { branches: ['ci-replay/**'] } }
+jobs:
+  one:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo quick
+`;
+const SLOW = `name: Slow
+on: { push: { branches: ['slow/**'] } }
+jobs:
+  wait:
+    runs-on: ubuntu-latest
+    steps:
+      - run: sleep 30
+`;
+
+describe('simulator fault injection', () => {
+  let sim: GithubSim;
+  let receiver: WebhookReceiver;
+  let token: string;
+  let sha: string;
+  let branchNo = 0;
+
+  const api = (method: string, path: string, body?: unknown, auth = `token ${token}`): Promise<Response> =>
+    fetch(`${sim.url}${path}`, { method, redirect: 'manual', headers: { authorization: auth }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const push = async (prefix: string): Promise<number> => {
+    branchNo += 1;
+    const response = await api('POST', '/repos/bench/app/git/refs', { ref: `refs/heads/${prefix}/${branchNo}`, sha });
+    expect(response.status).toBe(201);
+    const run = [...sim.state.runs.values()].find((r) => r.headBranch === `${prefix}/${branchNo}`);
+    if (!run) throw new Error('no run created');
+    return run.id;
+  };
+  const runStatus = async (id: number): Promise<{ status: string; conclusion: string | null; run_attempt: number }> =>
+    (await (await api('GET', `/repos/bench/app/actions/runs/${id}`)).json()) as { status: string; conclusion: string | null; run_attempt: number };
+
+  beforeAll(async () => {
+    sim = await startGithubSim({ forkDelayMs: 50 });
+    receiver = await startWebhookReceiver(sim.webhookSecret);
+    sim.setWebhookUrl(receiver.url);
+    const installation = sim.createInstallation({ account: 'bench' });
+    await sim.createRepo({ owner: 'bench', name: 'app', files: { '.github/workflows/quick.yml': QUICK, '.github/workflows/slow.yml': SLOW } });
+    token = sim.installationToken(installation.id);
+    sha = sim.state.repos.get('bench/app') ? (await (await api('GET', '/repos/bench/app/git/ref/heads/main')).json() as { object: { sha: string } }).object.sha : '';
+  });
+
+  afterAll(async () => {
+    await sim.close();
+    await receiver.close();
+  });
+
+  it('answers matched API calls with 500/502 N times and counts every call per endpoint', async () => {
+    sim.counters.reset();
+    sim.faults.api({ method: 'GET', path: '/repos/{owner}/{repo}', times: 2, response: { kind: 'status', status: 502 } });
+    sim.faults.api({ path: /\/actions\/runs$/, response: { kind: 'status', status: 500 } });
+    expect((await api('GET', '/repos/bench/app')).status).toBe(502);
+    const second = await api('GET', '/repos/bench/app');
+    expect(second.status).toBe(502);
+    expect(await second.json()).toMatchObject({ message: 'Server Error', status: '502' });
+    expect((await api('GET', '/repos/bench/app')).status).toBe(200);
+    expect((await api('GET', '/repos/bench/app/actions/runs')).status).toBe(500);
+    expect((await api('GET', '/repos/bench/app/actions/runs')).status).toBe(200);
+    expect(sim.counters.get('GET /repos/{owner}/{repo}')).toBe(3);
+    expect(sim.counters.get('GET /repos/{owner}/{repo}/actions/runs')).toBe(2);
+  });
+
+  it('simulates secondary limits (403 + retry-after), 429, and primary exhaustion until the reset', async () => {
+    sim.faults.api({ path: '/repos/{owner}/{repo}', response: { kind: 'secondary-rate-limit', retryAfterSeconds: 7 } });
+    const secondary = await api('GET', '/repos/bench/app');
+    expect(secondary.status).toBe(403);
+    expect(secondary.headers.get('retry-after')).toBe('7');
+    expect(((await secondary.json()) as { message: string }).message).toMatch(/secondary rate limit/);
+    sim.faults.api({ path: '/repos/{owner}/{repo}', response: { kind: 'too-many-requests', retryAfterSeconds: 3 } });
+    const tooMany = await api('GET', '/repos/bench/app');
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.headers.get('retry-after')).toBe('3');
+
+    sim.faults.api({ path: '/repos/{owner}/{repo}', response: { kind: 'primary-rate-limit', resetInSeconds: 1 } });
+    const exhausted = await api('GET', '/repos/bench/app');
+    expect(exhausted.status).toBe(403);
+    expect(exhausted.headers.get('x-ratelimit-remaining')).toBe('0');
+    const reset = Number(exhausted.headers.get('x-ratelimit-reset'));
+    expect(reset * 1000).toBeGreaterThan(Date.now() - 1000);
+    expect((await api('GET', '/repos/bench/app/actions/workflows')).status).toBe(403);
+    await waitFor(() => Date.now() > reset * 1000 + 50, 5000);
+    const after = await api('GET', '/repos/bench/app');
+    expect(after.status).toBe(200);
+    expect(Number(after.headers.get('x-ratelimit-remaining'))).toBe(4999);
+  });
+
+  it('authenticates like GitHub: expired tokens, foreign JWT keys and over-long JWTs are 401', async () => {
+    const shortLived = await startGithubSim({ tokenTtlMs: 100 });
+    try {
+      const installation = shortLived.createInstallation({ account: 'org' });
+      const t = shortLived.installationToken(installation.id);
+      await shortLived.createRepo({ owner: 'org', name: 'r', private: true, files: { 'a.txt': 'a' } });
+      expect((await fetch(`${shortLived.url}/repos/org/r`, { headers: { authorization: `token ${t}` } })).status).toBe(200);
+      expect((await fetch(`${shortLived.url}/repos/org/r`)).status).toBe(404);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const expired = await fetch(`${shortLived.url}/repos/org/r`, { headers: { authorization: `Bearer ${t}` } });
+      expect(expired.status).toBe(401);
+      expect(await expired.json()).toMatchObject({ message: 'Bad credentials' });
+      const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs1', format: 'pem' }).toString();
+      expect((await fetch(`${shortLived.url}/app`, { headers: { authorization: `Bearer ${signAppJwt(shortLived.appId, other)}` } })).status).toBe(401);
+      expect((await fetch(`${shortLived.url}/app`, { headers: { authorization: `Bearer ${signAppJwt(shortLived.appId, shortLived.privateKeyPem, Date.now(), 3600)}` } })).status).toBe(401);
+      expect((await fetch(`${shortLived.url}/app`, { headers: { authorization: `Bearer ${signAppJwt(999, shortLived.privateKeyPem)}` } })).status).toBe(401);
+      expect((await fetch(`${shortLived.url}/app`, { headers: { authorization: `Bearer ${shortLived.appJwt()}` } })).status).toBe(200);
+      const asToken = await fetch(`${shortLived.url}/app/installations/${installation.id}/access_tokens`, { method: 'POST', headers: { authorization: `token ${shortLived.installationToken(installation.id)}` } });
+      expect(asToken.status).toBe(401);
+    } finally {
+      await shortLived.close();
+    }
+  });
+
+  it('drops, duplicates and reorders webhook deliveries', async () => {
+    sim.faults.webhooks.drop({ event: 'workflow_run', action: 'requested' });
+    sim.faults.webhooks.duplicate({ event: 'workflow_run', action: 'completed' });
+    const dropped = await push('ci-replay/drop');
+    await sim.idle();
+    const forRun = receiver.received.filter((d) => (d.payload.workflow_run as { id?: number } | undefined)?.id === dropped);
+    expect(forRun.map((d) => d.payload.action)).toEqual(['in_progress', 'completed', 'completed']);
+    expect(forRun[1]?.guid).toBe(forRun[2]?.guid);
+
+    sim.faults.webhooks.hold();
+    const held = await push('ci-replay/held');
+    await waitFor(async () => (await runStatus(held)).status === 'completed');
+    const before = receiver.received.length;
+    sim.faults.webhooks.release('reverse');
+    await sim.idle();
+    const released = receiver.received.slice(before).filter((d) => d.event === 'workflow_run').map((d) => d.payload.action);
+    expect(released).toEqual(['completed', 'in_progress', 'requested']);
+
+    sim.faults.webhooks.delay(300, { event: 'workflow_run', action: 'requested' });
+    const delayed = await push('ci-replay/delayed');
+    await sim.idle();
+    const order = receiver.received.filter((d) => (d.payload.workflow_run as { id?: number } | undefined)?.id === delayed).map((d) => d.payload.action);
+    expect(order[order.length - 1]).toBe('requested');
+  });
+
+  it('records failed deliveries in the App delivery log, pages it with a cursor, and redelivers the same GUID', async () => {
+    sim.faults.webhooks.fail({ event: 'workflow_run', action: 'completed' });
+    const runId = await push('ci-replay/fail');
+    await sim.idle();
+    expect(receiver.received.some((d) => d.event === 'workflow_run' && d.payload.action === 'completed' && (d.payload.workflow_run as { id: number }).id === runId)).toBe(false);
+    const jwt = `Bearer ${sim.appJwt()}`;
+    const failed = (await (await api('GET', '/app/hook/deliveries?status=failure', undefined, jwt)).json()) as { id: number; guid: string; status_code: number; redelivery: boolean }[];
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.status_code).toBe(502);
+    expect((await api('POST', `/app/hook/deliveries/${failed[0]?.id}/attempts`, undefined, jwt)).status).toBe(202);
+    await sim.idle();
+    const redelivered = receiver.received.filter((d) => d.guid === failed[0]?.guid);
+    expect(redelivered).toHaveLength(1);
+    expect(redelivered[0]?.verified).toBe(true);
+    const log = (await (await api('GET', '/app/hook/deliveries?per_page=100', undefined, jwt)).json()) as { guid: string; redelivery: boolean; status: string }[];
+    expect(log.filter((d) => d.guid === failed[0]?.guid).map((d) => d.redelivery).sort()).toEqual([false, true]);
+
+    const seen = new Set<number>();
+    let next: string | null = `/app/hook/deliveries?per_page=7`;
+    while (next) {
+      const page: Response = await api('GET', next, undefined, jwt);
+      for (const item of (await page.json()) as { id: number }[]) seen.add(item.id);
+      const link = /<([^>]+)>; rel="next"/.exec(page.headers.get('link') ?? '');
+      next = link?.[1] ? new URL(link[1]).pathname + new URL(link[1]).search : null;
+    }
+    expect(seen.size).toBe(sim.state.deliveries.length);
+  });
+
+  it('keeps a fork "being created" on request (409 for the git data API, 404 for git)', async () => {
+    sim.faults.forkStaysCreating('bench/app');
+    const other = sim.createInstallation({ account: 'forks' });
+    const forkToken = sim.installationToken(other.id);
+    const fork = await api('POST', '/repos/bench/app/forks', { organization: 'forks' }, `token ${forkToken}`);
+    expect(fork.status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    expect((await api('GET', '/repos/forks/app/git/ref/heads/main', undefined, `token ${forkToken}`)).status).toBe(409);
+    expect((await fetch(`${sim.gitUrl('forks', 'app')}/info/refs?service=git-upload-pack`)).status).toBe(404);
+    sim.faults.finishFork('forks/app');
+    expect((await api('GET', '/repos/forks/app/git/ref/heads/main', undefined, `token ${forkToken}`)).status).toBe(200);
+    const workflows = (await (await api('GET', '/repos/forks/app/actions/workflows', undefined, `token ${forkToken}`)).json()) as { workflows: { state: string }[] };
+    expect(workflows.workflows.map((w) => w.state)).toEqual(['disabled_fork', 'disabled_fork']);
+  });
+
+  it('keeps a run queued, cancels or times out a running run, and re-runs as a new attempt', async () => {
+    sim.faults.runNeverStarts({ branch: 'ci-replay/stuck/' + String(branchNo + 1) });
+    const stuck = await push('ci-replay/stuck');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await runStatus(stuck)).status).toBe('queued');
+    sim.faults.startRun(stuck);
+    await waitFor(async () => (await runStatus(stuck)).conclusion === 'success');
+
+    const slow = await push('slow');
+    await waitFor(() => [...sim.state.jobs.values()].some((j) => j.runId === slow && j.status === 'in_progress'));
+    expect((await api('POST', `/repos/bench/app/actions/runs/${slow}/cancel`)).status).toBe(202);
+    await waitFor(async () => (await runStatus(slow)).status === 'completed');
+    expect((await runStatus(slow)).conclusion).toBe('cancelled');
+    const slowJobs = (await (await api('GET', `/repos/bench/app/actions/runs/${slow}/jobs`)).json()) as { jobs: { conclusion: string }[] };
+    expect(slowJobs.jobs.map((j) => j.conclusion)).toEqual(['cancelled']);
+
+    const timed = await push('slow');
+    await waitFor(() => [...sim.state.jobs.values()].some((j) => j.runId === timed && j.status === 'in_progress'));
+    sim.faults.timeOutRun(timed);
+    await waitFor(async () => (await runStatus(timed)).conclusion === 'timed_out');
+
+    const requestedBefore = receiver.received.filter((d) => d.event === 'workflow_run' && d.payload.action === 'requested').length;
+    sim.faults.rerun(stuck);
+    await waitFor(async () => {
+      const s = await runStatus(stuck);
+      return s.run_attempt === 2 && s.status === 'completed';
+    });
+    await sim.idle();
+    const all = (await (await api('GET', `/repos/bench/app/actions/runs/${stuck}/jobs?filter=all`)).json()) as { jobs: { run_attempt: number }[] };
+    expect(all.jobs.map((j) => j.run_attempt).sort()).toEqual([1, 2]);
+    const latest = (await (await api('GET', `/repos/bench/app/actions/runs/${stuck}/jobs?filter=latest`)).json()) as { jobs: { run_attempt: number }[] };
+    expect(latest.jobs.map((j) => j.run_attempt)).toEqual([2]);
+    expect(receiver.received.filter((d) => d.event === 'workflow_run' && d.payload.action === 'requested')).toHaveLength(requestedBefore);
+  });
+
+  it('expires signed log URLs', async () => {
+    const quick = await startGithubSim({ signedUrlTtlMs: 100 });
+    try {
+      const installation = quick.createInstallation({ account: 'o' });
+      await quick.createRepo({ owner: 'o', name: 'r', files: { '.github/workflows/q.yml': QUICK } });
+      const t = quick.installationToken(installation.id);
+      const main = (await (await fetch(`${quick.url}/repos/o/r/git/ref/heads/main`, { headers: { authorization: `token ${t}` } })).json()) as { object: { sha: string } };
+      await fetch(`${quick.url}/repos/o/r/git/refs`, { method: 'POST', headers: { authorization: `token ${t}` }, body: JSON.stringify({ ref: 'refs/heads/ci-replay/x', sha: main.object.sha }) });
+      await quick.idle();
+      const job = [...quick.state.jobs.values()][0];
+      const redirect = await fetch(`${quick.url}/repos/o/r/actions/jobs/${job?.id}/logs`, { redirect: 'manual', headers: { authorization: `token ${t}` } });
+      const location = redirect.headers.get('location') ?? '';
+      expect((await fetch(location)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect((await fetch(location)).status).toBe(403);
+    } finally {
+      await quick.close();
+    }
+  });
+});
