@@ -23,6 +23,6 @@ export const CMD = {
   gofmt: /\bgofmt\b/,
   cargo: /\bcargo\b/,
   clippy: /\bclippy\b/,
-  java: /\bmvn\b|\bmvnw\b|\bgradlew?\b/,
+  java: /\bmvn\b|\bmvnw\b|\bgradlew?\b|\bjavac\b/,
   gcc: /\b(?:gcc|g\+\+|cc|clang|clang\+\+|make|cmake)\b/,
 } as const;

@@ -36,7 +36,6 @@ export const PYTHON_RULES: Rule[] = [
     id: 'flake8-e999',
     type: 'Syntax Error',
     tool: 'flake8',
-    commandPattern: CMD.flake8,
     linePattern: /^(\S+?):(\d+):(\d+): (E999) (.*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
     example: { command: 'flake8 .', lines: ['./app/a.py:3:11: E999 SyntaxError: invalid syntax'] },
@@ -133,6 +132,13 @@ export const PYTHON_RULES: Rule[] = [
     linePattern: /^ERROR: Invalid requirement: /,
     example: { command: 'pip install -r requirements.txt', lines: ["ERROR: Invalid requirement: 'foo=1.0' (from line 1 of requirements.txt)"] },
   },
+  {
+    id: 'pip-unsupported-wheel',
+    type: 'Package Installation Error',
+    tool: 'pip',
+    linePattern: /^ERROR: (\S+\.whl) is not a supported wheel on this platform/,
+    example: { command: 'pip install dist/pkg-1.0-cp27-cp27m-win32.whl', lines: ['ERROR: gamma-1.0-cp27-cp27m-win32.whl is not a supported wheel on this platform.'] },
+  },
   // Tests.
   {
     id: 'pytest-assert-location',
@@ -174,7 +180,7 @@ export const PYTHON_RULES: Rule[] = [
     type: 'Test Failure',
     tool: 'pytest',
     commandPattern: CMD.pytest,
-    linePattern: /^FAILED (\S+)|^(\S+::\S+) FAILED\b|^=+ (?:.*, )?\d+ failed\b/,
+    linePattern: /^FAILED (\S+)|^(\S+::\S+) FAILED\b|^=+ (?:.*, )?\d+ failed\b|^ERROR (\S+::\S+)/,
     example: { command: 'python -m pytest', lines: ['FAILED tests/test_calc.py::test_add - assert 4 == 5'] },
   },
   {
@@ -198,9 +204,8 @@ export const PYTHON_RULES: Rule[] = [
   {
     id: 'docstring-codes',
     type: 'Doc/Docstring',
-    tool: 'flake8-docstrings',
-    commandPattern: /\bflake8\b|\bruff\b/,
-    linePattern: /^(\S+?):(\d+):(\d+): (D\d{3}|DAR\d{3}) (?:\[\*\] )?(.*)$/,
+    tool: 'docstring-linter',
+    linePattern: /^(\S+?\.py):(\d+):(\d+): (D\d{3}|DAR\d{3}) (?:\[\*\] )?(.*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
     example: { command: 'ruff check .', lines: ['app/a.py:1:1: D100 Missing docstring in public module'] },
   },
@@ -221,6 +226,14 @@ export const PYTHON_RULES: Rule[] = [
     linePattern: /^(\S+?):(\d+):(\d+): ([A-Z]{1,4}\d{1,4}) (?:\[\*\] )?(.*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
     example: { command: 'ruff check .', lines: ['app/a.py:1:8: F401 [*] `os` imported but unused'] },
+  },
+  {
+    id: 'python-lint-line',
+    type: 'Code Linting',
+    tool: 'python-linter',
+    linePattern: /^(\S+?\.py):(\d+):(\d+): ([A-Z]{1,3}\d{2,4}) (?:\[\*\] )?(.*)$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
+    example: { command: 'make lint', lines: ["app/core.py:1:1: F401 're' imported but unused"] },
   },
   {
     id: 'pylint-message',
