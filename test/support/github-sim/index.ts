@@ -28,6 +28,7 @@ export type { WorkflowRunner, WorkflowRunContext, WorkflowRunOutcome } from './r
 export type { ApiFaultRule, ApiFaultResponse, SimFaults, WebhookMatch } from './faults.js';
 export type { SimState, SimRepo, SimRun, SimJob, SimInstallation, SimDelivery, Permissions } from './types.js';
 export { createBashRunner } from './runs/bash-runner.js';
+export { createExecutorRunner, type ExecutorRunnerOptions } from './runs/executor-runner.js';
 export { signAppJwt } from './app-jwt.js';
 export { signBody, verifySignature } from './webhooks/sign.js';
 

@@ -61,6 +61,8 @@ export function createEngine(ctx: SimContext): Engine {
     if (status === 'completed') job.completedAt = event.completedAt ?? now;
     ctx.state.jobs.set(id, job);
     upsertJobCheckRun(run, job);
+    // A job that never got queued (its needs failed) produces no workflow_job event on GitHub.
+    if (previous === null && status === 'completed' && event.conclusion === 'skipped') return;
     if (previous === null && status !== 'queued') emitJob(run, { ...job, status: 'queued', conclusion: null, steps: [], runnerName: null }, 'queued');
     if (previous !== status && (status === 'queued' || status === 'in_progress' || status === 'completed' || status === 'waiting')) {
       emitJob(run, job, status);
