@@ -160,3 +160,40 @@ export function isLiveServiceJobName(...names: ReadonlyArray<string | undefined>
 export function unavailableRunner(labels: readonly string[]): string | undefined {
   return labels.find((label) => /^self-hosted$|gpu|cuda|\ba100\b|\bh100\b|\bt4\b/i.test(label));
 }
+
+/** What replaces a publishing command removed from a run script (keeps `if`/`fi` blocks valid). */
+export const REMOVED_COMMAND = ': # publishing command removed by ci-replay';
+
+function isPublishingCommand(command: string): boolean {
+  return RUN_RULES.some(([, , pattern]) => pattern.test(command)) || COVERAGE_UPLOAD.test(command);
+}
+
+/**
+ * Removes the publishing commands of a run script that mixes build and publish, keeping the rest.
+ * Returns undefined when nothing but setup would remain (then the whole step goes).
+ */
+export function stripPublishingCommands(run: string): { run: string; removed: number } | undefined {
+  const logical: string[] = [];
+  for (const line of run.split('\n')) {
+    const last = logical.at(-1);
+    if (last !== undefined && /\\\s*$/.test(last)) logical[logical.length - 1] = `${last}\n${line}`;
+    else logical.push(line);
+  }
+  let removed = 0;
+  const rewritten = logical.map((line) => {
+    if (!isPublishingCommand(line)) return line;
+    const indent = /^\s*/.exec(line)?.[0] ?? '';
+    const parts = line.trim().split(/\s*&&\s*/);
+    if (parts.length > 1) {
+      const kept = parts.map((part) => (isPublishingCommand(part) ? ':' : part));
+      removed += parts.length - kept.filter((part) => part !== ':').length;
+      return `${indent}${kept.join(' && ')}`;
+    }
+    removed += 1;
+    return `${indent}${REMOVED_COMMAND}`;
+  });
+  const remaining = rewritten.filter((line) => !line.includes(REMOVED_COMMAND)).join('\n').replaceAll(/&& :(?=\s|$)/g, '');
+  const work = remaining.split('\n').some((line) => line.trim() !== '' && !line.trim().startsWith('#') && line.trim() !== ':');
+  if (removed === 0 || !work || isInstallOnly(remaining)) return undefined;
+  return { run: rewritten.join('\n'), removed };
+}

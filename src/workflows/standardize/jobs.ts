@@ -3,7 +3,8 @@ import { isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
 import type { ReportEntry } from '../types.js';
 import { keyOf, mapAt, nodeText, pairsOf, stringAt, stringList } from '../nodes.js';
 import {
-  actionName, classifyStep, isLiveServiceJobName, isModelOrCloudSecret, isNonValidating, publishWordInName, unavailableRunner,
+  actionName, classifyStep, isLiveServiceJobName, isModelOrCloudSecret, isNonValidating, publishWordInName, stripPublishingCommands,
+  unavailableRunner,
 } from '../classify.js';
 import { analyzeGuard, describeRemoved, type GuardContext } from '../guards.js';
 import { secretNames } from '../expressions.js';
@@ -100,6 +101,18 @@ function filterSteps(state: JobState, guards: GuardContext, keepUploads: boolean
     }
     if (kind.purpose === 'cloud-credentials') {
       state.drop = { strength: 'hard', reason: `cannot run without real credentials: ${stepLabel(step)} ${kind.detail}` };
+    }
+    const run = stringAt(step, 'run');
+    const stripped = isNonValidating(kind.purpose) && run !== undefined ? stripPublishingCommands(run) : undefined;
+    if (stripped !== undefined) {
+      step.set('run', stripped.run);
+      state.pending.push({
+        action: 'rewrote-step',
+        target: `${target}.run`,
+        reason: `${stepLabel(step)} mixes build and publish: removed ${stripped.removed} command${stripped.removed === 1 ? '' : 's'} (${kind.detail}), kept the rest`,
+      });
+      kept.push(step);
+      return;
     }
     const uploadKept = kind.purpose === 'artifact-upload' && (keepUploads || KEEP_UPLOAD.test(nodeText(step.get('with', true))));
     if (isNonValidating(kind.purpose) || (kind.purpose === 'artifact-upload' && !uploadKept)) {

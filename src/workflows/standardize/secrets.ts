@@ -3,6 +3,7 @@ import { isMap, isSeq, Scalar, type YAMLMap } from 'yaml';
 import type { ReportEntry } from '../types.js';
 import { keyOf, mapAt, nodeText, pairsOf, stringAt, walkStrings } from '../nodes.js';
 import { replaceSecrets, secretNames } from '../expressions.js';
+import { REMOVED_COMMAND } from '../classify.js';
 
 /** The position a step had in the original workflow. */
 export type StepIndex = (step: unknown, fallback: number) => number;
@@ -31,18 +32,20 @@ function replaceIn(node: unknown, path: string, value: (name: string) => string,
 
 function serviceSecrets(job: YAMLMap, jobId: string, report: ReportEntry[]): Set<string> {
   const names = new Set<string>();
-  for (const pair of pairsOf(mapAt(job, 'services'))) {
-    const service = isMap(pair.value) ? pair.value : undefined;
+  const containers: Array<[string, unknown]> = pairsOf(mapAt(job, 'services')).map((pair) => [`services.${keyOf(pair)}`, pair.value]);
+  containers.push(['container', job.get('container', true)]);
+  for (const [where, node] of containers) {
+    const service = isMap(node) ? node : undefined;
     if (service === undefined) continue;
-    const serviceId = keyOf(pair);
     if (service.has('credentials') && secretNames(nodeText(service.get('credentials', true))).length > 0) {
       service.delete('credentials');
       report.push({
         action: 'replaced-secret',
-        target: `jobs.${jobId}.services.${serviceId}.credentials`,
+        target: `jobs.${jobId}.${where}.credentials`,
         reason: 'registry credentials from secrets removed; the image is pulled anonymously',
       });
     }
+    if (!where.startsWith('services.')) continue;
     for (const name of secretNames(nodeText(service))) names.add(name);
   }
   return names;
@@ -73,7 +76,7 @@ export function removeSecrets(root: YAMLMap, jobs: YAMLMap, stepIndex: StepIndex
         if (!isMap(step)) return true;
         const names = secretNames(nodeText(step)).filter((name) => !local.has(name));
         const purpose = `${stringAt(step, 'name') ?? ''} ${stringAt(step, 'uses') ?? ''}`;
-        if (names.length === 0 || !PUBLISHING_STEP.test(purpose)) return true;
+        if (names.length === 0 || !PUBLISHING_STEP.test(purpose) || (stringAt(step, 'run') ?? '').includes(REMOVED_COMMAND)) return true;
         const label = stringAt(step, 'name') === undefined ? stringAt(step, 'uses') ?? 'step' : `"${stringAt(step, 'name') ?? ''}"`;
         report.push({
           action: 'removed-step',

@@ -32,6 +32,15 @@ export function applySettings(doc: Document, root: YAMLMap, jobs: YAMLMap, timeo
       job.delete('permissions');
       report.push({ action: 'removed-setting', target: `jobs.${jobId}.permissions`, reason: `job-level permissions ${was} removed; the workflow's contents: read applies` });
     }
+    if (job.has('environment')) {
+      const was = nodeText(job.get('environment', true));
+      job.delete('environment');
+      report.push({
+        action: 'removed-setting',
+        target: `jobs.${jobId}.environment`,
+        reason: `deployment environment ${was} removed: it would create a deployment and may wait for approval`,
+      });
+    }
     if (job.has('uses') || job.has('timeout-minutes')) continue;
     insertPairAfter(job, 'timeout-minutes', timeoutMinutes, ['runs-on'], doc);
     report.push({ action: 'added-setting', target: `jobs.${jobId}.timeout-minutes`, reason: `${timeoutMinutes} (the job had no timeout)` });
