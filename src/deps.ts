@@ -5,7 +5,13 @@ import { createLogger } from './logger.js';
 import { migrationsDir } from './paths.js';
 import { createQueues, createRedis, pingRedis, type Queues, type RedisConnection } from './queue/index.js';
 import { createSubmissionService, type SubmissionService } from './submissions/service.js';
-import type { ReadinessCheck } from './http/app.js';
+import type { ReadinessCheck, RouteRegistrar } from './http/app.js';
+import type { CiBackend } from './backends/ci-backend.js';
+import { createLocalBackend } from './backends/local/index.js';
+import { createMirrorCache, type MirrorCache } from './git/index.js';
+import { createDeliveryProcessor, type DeliveryProcessor } from './pipeline/deliveries.js';
+import { createFileLogStore, type LogStore } from './storage/log-store.js';
+import { join } from 'node:path';
 
 /** Everything the service's parts need, built once by the composition root and passed down explicitly. */
 export interface Deps {
@@ -17,6 +23,12 @@ export interface Deps {
   queues: Queues;
   submissions: SubmissionService;
   readiness: Record<string, ReadinessCheck>;
+  backend: CiBackend;
+  mirrors: MirrorCache;
+  logStore: LogStore;
+  deliveries: DeliveryProcessor;
+  /** Route groups beyond the core API (webhook intake, reports, log segments). */
+  routes: RouteRegistrar[];
   close(): Promise<void>;
 }
 
@@ -24,6 +36,10 @@ export interface DepsOverrides {
   logger?: Logger;
   /** Postgres schema (tests isolate themselves in their own schema). */
   dbSchema?: string;
+  /** Replaces the CI backend chosen by CI_BACKEND (tests; the GitHub backend's composition). */
+  backend?: (parts: { repos: Repositories; logger: Logger }) => CiBackend;
+  /** Extra environment for local executor steps (tests put tool shims on PATH). */
+  stepEnv?: Record<string, string>;
 }
 
 export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps {
@@ -47,6 +63,16 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       return `${status.applied.length} applied`;
     },
   };
+  const backend =
+    overrides.backend?.({ repos, logger }) ??
+    createLocalBackend({
+      dataDir: config.dataDir,
+      benchRepos: repos.benchRepos,
+      logger,
+      maxParallelJobs: config.executor.maxParallelJobs,
+      outputCapBytes: config.executor.outputCapBytes,
+      ...(overrides.stepEnv !== undefined ? { stepEnv: overrides.stepEnv } : {}),
+    });
   return {
     config,
     logger,
@@ -56,6 +82,11 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     queues,
     submissions,
     readiness,
+    backend,
+    mirrors: createMirrorCache({ dataDir: config.dataDir, logger }),
+    logStore: createFileLogStore(join(config.dataDir, 'archive')),
+    deliveries: createDeliveryProcessor(),
+    routes: [],
     async close() {
       await queues.close().catch(() => undefined);
       redis.disconnect();

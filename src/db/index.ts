@@ -1,4 +1,6 @@
 import type { DbClient } from './client.js';
+import { createCiRecordRepository, type CiRecordRepository } from './repositories/ci-records.js';
+import { createBenchRepoRepository, type BenchRepoRepository } from './repositories/bench-repos.js';
 import { createDeliveryRepository, type DeliveryRepository } from './repositories/deliveries.js';
 import { createInstanceRepository, type InstanceRepository } from './repositories/instances.js';
 import { createRunRepository, type RunRepository } from './repositories/runs.js';
@@ -12,6 +14,8 @@ export type { InstanceInput, ImportOutcome, InstanceFilter, InstanceRepository }
 export type { NewSubmission, SubmissionFilter, SubmissionPatch, SubmissionRepository, SubmissionSummary } from './repositories/submissions.js';
 export type { DeliveryRepository, NewDelivery } from './repositories/deliveries.js';
 export type { RunRepository } from './repositories/runs.js';
+export type { CiRecordRepository, JobWithSteps, NewFailureLabel } from './repositories/ci-records.js';
+export type { BenchRepoRepository } from './repositories/bench-repos.js';
 export type { TokenRepository } from './repositories/tokens.js';
 
 export interface Repositories {
@@ -20,6 +24,8 @@ export interface Repositories {
   submissions: SubmissionRepository;
   tokens: TokenRepository;
   deliveries: DeliveryRepository;
+  ci: CiRecordRepository;
+  benchRepos: BenchRepoRepository;
 }
 
 export function createRepositories(db: DbClient): Repositories {
@@ -29,6 +35,8 @@ export function createRepositories(db: DbClient): Repositories {
     submissions: createSubmissionRepository(db.prisma),
     tokens: createTokenRepository(db.prisma),
     deliveries: createDeliveryRepository(db.prisma),
+    ci: createCiRecordRepository(db.prisma),
+    benchRepos: createBenchRepoRepository(db.prisma),
   };
 }
 

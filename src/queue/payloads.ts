@@ -15,7 +15,7 @@ export const payloadSchemas = {
   ]),
   logs: z.object({ submissionId: id, jobRowId: id }),
   finalize: z.object({ submissionId: id }),
-  maintenance: z.object({ task: z.enum(['recover', 'reconcile', 'revalidate']), instanceId: id.optional() }),
+  maintenance: z.object({ task: z.enum(['recover', 'reconcile', 'revalidate']), submissionId: id.optional(), instanceId: id.optional() }),
 } satisfies Record<QueueName, z.ZodType>;
 
 export type Payload<N extends QueueName> = z.infer<(typeof payloadSchemas)[N]>;

@@ -1,0 +1,72 @@
+import type { Readable } from 'node:stream';
+import type { WorkflowJobEvent } from '../domain/ci-events.js';
+
+/**
+ * The one seam between the pipeline and where CI runs. `local` pushes to a bare repository on disk and runs
+ * the workflow with the project's executor; `github` pushes to a benchmark repository and learns outcomes
+ * from webhooks plus the reconciler. Both feed the same normalized events into the same handler.
+ */
+export interface PublishInput {
+  submissionId: string;
+  instance: { id: string; repoOwner: string; repoName: string };
+  /** Mirror git directory holding the commit. */
+  gitDir: string;
+  commitSha: string;
+  branch: string;
+  /** The standardized workflow installed in the commit. */
+  workflow: { path: string; text: string };
+}
+
+export interface PublishResult {
+  benchRepoId: string;
+  repoFullName: string;
+  headSha: string;
+  checkRunId?: bigint;
+}
+
+export interface RunRef {
+  repoFullName: string;
+  runId: string;
+  runAttempt: number;
+}
+
+export interface JobRef {
+  repoFullName: string;
+  runId: string;
+  jobId: string;
+}
+
+export interface Artifact {
+  name: string;
+  open(): Promise<Readable>;
+  /** Files inside the artifact (zip entries for GitHub, files on disk locally). */
+  files(): Promise<{ path: string; read(): Promise<Buffer> }[]>;
+}
+
+export interface ResultReport {
+  submissionId: string;
+  repoFullName: string;
+  headSha: string;
+  checkRunId: bigint | null;
+  verdict: 'passed' | 'failed' | 'invalid';
+  summary: string;
+  annotations: { path: string; line: number; level: 'failure' | 'warning' | 'notice'; message: string; title?: string }[];
+}
+
+export interface CiBackend {
+  readonly name: 'local' | 'github';
+  publish(input: PublishInput): Promise<PublishResult>;
+  /**
+   * Called by the prepare step right after publishing. The local backend runs the workflow here and reports
+   * every event through `emit`; the GitHub backend returns at once (events arrive by webhook).
+   */
+  afterPublish(input: PublishInput & PublishResult, context: { emit: EventSink; signal: AbortSignal }): Promise<void>;
+  /** All jobs of a run attempt, including jobs that never queued; the authoritative final picture. */
+  listRunJobs(ref: RunRef): Promise<WorkflowJobEvent[]>;
+  openJobLog(ref: JobRef): Promise<Readable | null>;
+  listArtifacts(ref: RunRef): Promise<Artifact[]>;
+  /** Reports the final result (the GitHub check run); the local backend has nothing to report to. */
+  reportResult(report: ResultReport): Promise<void>;
+}
+
+export type EventSink = (event: import('../domain/ci-events.js').CiEvent) => Promise<void>;

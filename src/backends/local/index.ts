@@ -1,0 +1,168 @@
+import { randomInt } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import type { Logger } from 'pino';
+import type { BenchRepoRepository } from '../../db/index.js';
+import type { CiEvent, WorkflowJobEvent } from '../../domain/ci-events.js';
+import { runWorkflow, type JobResult } from '../../executor/index.js';
+import { pushCommit, runGit } from '../../git/index.js';
+import type { Artifact, CiBackend, JobRef, PublishInput, PublishResult, RunRef } from '../ci-backend.js';
+
+export interface LocalBackendOptions {
+  dataDir: string;
+  benchRepos: BenchRepoRepository;
+  logger: Logger;
+  maxParallelJobs: number;
+  outputCapBytes: number;
+  /** Extra environment for every step (tests put tool shims on PATH here). */
+  stepEnv?: Record<string, string>;
+  hostEnv?: { PATH?: string; HOME?: string; LANG?: string };
+}
+
+const LOCAL_OWNER = 'local';
+
+/** GitHub-like ids above 2^31 (random in [2^33, 2^53)) so nothing downstream assumes small ids. */
+const bigId = (): string => (BigInt(randomInt(2 ** 20, 2 ** 47)) * 64n + BigInt(randomInt(0, 64))).toString();
+
+/**
+ * The local CI backend: publishing pushes the commit to a bare repository under DATA_DIR/bench, and the run is
+ * performed right away by the project's executor on this host, reporting the same normalized events a GitHub
+ * run would. Logs, artifacts and the final job list are kept under DATA_DIR/runs/<run id>/.
+ */
+export function createLocalBackend(options: LocalBackendOptions): CiBackend {
+  const runDir = (runId: string): string => join(options.dataDir, 'runs', runId);
+  const bareRepo = (owner: string, name: string): string => join(options.dataDir, 'bench', `${owner}--${name}.git`);
+
+  async function ensureBare(path: string): Promise<void> {
+    try {
+      await stat(join(path, 'HEAD'));
+    } catch {
+      await mkdir(path, { recursive: true });
+      await runGit(['init', '--bare', '--quiet', path]);
+    }
+  }
+
+  return {
+    name: 'local',
+
+    async publish(input: PublishInput): Promise<PublishResult> {
+      const name = `${input.instance.repoOwner}--${input.instance.repoName}`;
+      const path = bareRepo(input.instance.repoOwner, input.instance.repoName);
+      await ensureBare(path);
+      await pushCommit({ gitDir: input.gitDir, remoteUrl: path, commitSha: input.commitSha, branch: input.branch });
+      const repo = await options.benchRepos.ensure({
+        backend: 'local',
+        upstreamOwner: input.instance.repoOwner,
+        upstreamName: input.instance.repoName,
+        owner: LOCAL_OWNER,
+        name,
+        mode: 'local',
+        actionsEnabled: true,
+      });
+      return { benchRepoId: repo.id, repoFullName: `${LOCAL_OWNER}/${name}`, headSha: input.commitSha };
+    },
+
+    async afterPublish(input, context) {
+      const runId = bigId();
+      const dir = runDir(runId);
+      const path = bareRepo(input.instance.repoOwner, input.instance.repoName);
+      await mkdir(dir, { recursive: true });
+      const timedOut = (): boolean => context.signal.aborted && context.signal.reason instanceof Error && context.signal.reason.message === 'run timeout';
+      const emit = async (event: CiEvent): Promise<void> => {
+        if (event.kind === 'workflow_run' && event.status === 'completed' && timedOut()) {
+          await context.emit({ ...event, conclusion: 'timed_out' });
+          return;
+        }
+        await context.emit(event);
+      };
+      const result = await runWorkflow({
+        workflow: input.workflow,
+        repo: { gitDir: path, fullName: input.repoFullName },
+        sha: input.headSha,
+        ref: `refs/heads/${input.branch}`,
+        runId,
+        runAttempt: 1,
+        workRoot: join(options.dataDir, 'work'),
+        logsDir: join(dir, 'logs'),
+        artifactsDir: join(dir, 'artifacts'),
+        maxParallelJobs: options.maxParallelJobs,
+        outputCapBytes: options.outputCapBytes,
+        ...(options.stepEnv !== undefined ? { env: options.stepEnv } : {}),
+        ...(options.hostEnv !== undefined ? { hostEnv: options.hostEnv } : {}),
+        signal: context.signal,
+        nextJobId: bigId,
+        onEvent: emit,
+        logger: options.logger.child({ runId }),
+      });
+      const jobs = result.jobs.map((job) => jobEvent(job, { repoFullName: input.repoFullName, runId, headSha: input.headSha, branch: input.branch }));
+      await writeFile(join(dir, 'jobs.json'), JSON.stringify(jobs));
+    },
+
+    async listRunJobs(ref: RunRef): Promise<WorkflowJobEvent[]> {
+      try {
+        return JSON.parse(await readFile(join(runDir(ref.runId), 'jobs.json'), 'utf8')) as WorkflowJobEvent[];
+      } catch {
+        return [];
+      }
+    },
+
+    async openJobLog(ref: JobRef) {
+      const path = join(runDir(ref.runId), 'logs', `${ref.jobId}.log`);
+      try {
+        await stat(path);
+      } catch {
+        return null;
+      }
+      return createReadStream(path);
+    },
+
+    async listArtifacts(ref: RunRef): Promise<Artifact[]> {
+      const root = join(runDir(ref.runId), 'artifacts');
+      let names: string[];
+      try {
+        names = await readdir(root);
+      } catch {
+        return [];
+      }
+      return names.map((name) => ({
+        name,
+        open: async () => createReadStream(join(root, name)),
+        files: async () => {
+          const entries = await readdir(join(root, name), { recursive: true, withFileTypes: true });
+          return entries
+            .filter((entry) => entry.isFile())
+            .map((entry) => {
+              const full = join(entry.parentPath, entry.name);
+              return { path: relative(join(root, name), full), read: () => readFile(full) };
+            });
+        },
+      }));
+    },
+
+    async reportResult() {
+      // Nothing to report to: the result is in the database and the API.
+    },
+  };
+}
+
+function jobEvent(job: JobResult, ref: { repoFullName: string; runId: string; headSha: string; branch: string }): WorkflowJobEvent {
+  return {
+    kind: 'workflow_job',
+    repoFullName: ref.repoFullName,
+    runId: ref.runId,
+    runAttempt: 1,
+    jobId: job.id,
+    headSha: ref.headSha,
+    headBranch: ref.branch,
+    name: job.name,
+    status: 'completed',
+    conclusion: job.conclusion,
+    startedAt: job.startedAt,
+    completedAt: job.completedAt,
+    runnerName: job.conclusion === 'skipped' ? null : 'ci-replay-local',
+    labels: ['ubuntu-latest'],
+    steps: job.steps,
+    htmlUrl: null,
+  };
+}

@@ -1,0 +1,103 @@
+import { createReadStream } from 'node:fs';
+import { Command, InvalidArgumentError } from 'commander';
+import { mintToken } from '../auth/tokens.js';
+import { importInstances } from '../catalog/import-instances.js';
+import { ROLES, type Role } from '../domain/states.js';
+import { createDeps } from '../deps.js';
+import { cliConfig, processIo, reportCliError, withDeps, type Io } from './context.js';
+import { runMigrations, serve, work } from './server.js';
+import { registerPipelineCommands } from './pipeline-commands.js';
+
+const role = (value: string): Role => {
+  if ((ROLES as readonly string[]).includes(value)) return value as Role;
+  throw new InvalidArgumentError(`must be one of ${ROLES.join(', ')}`);
+};
+
+export function buildProgram(io: Io = processIo): Command {
+  const program = new Command('ci-replay').description('Evaluate candidate code patches by replaying real CI').showHelpAfterError();
+  program.configureOutput({ writeOut: io.out, writeErr: io.err });
+
+  program
+    .command('serve')
+    .description('start the HTTP API')
+    .action(async () => {
+      const config = cliConfig();
+      await serve(createDeps(config));
+    });
+
+  program
+    .command('worker')
+    .description('start the queue workers (prepare, events, logs, finalize, maintenance)')
+    .action(async () => {
+      await work(createDeps(cliConfig()));
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending database migrations (recorded in _prisma_migrations like prisma migrate deploy)')
+    .action(async () => {
+      const applied = await withDeps((deps) => runMigrations(deps));
+      io.out(applied.length === 0 ? 'database is up to date' : `applied ${applied.length} migration(s): ${applied.join(', ')}`);
+    });
+
+  program
+    .command('import')
+    .description('import instances from a CI-Repair-Bench-style JSONL file (re-import is idempotent by id)')
+    .argument('<file>', 'JSONL file, one instance per line')
+    .option('--upstream-owner <owner>', 'override repo_owner with the upstream owner')
+    .option('--dataset <name>', 'dataset name recorded with each instance')
+    .option('--json', 'print the summary as JSON')
+    .action(async (file: string, options: { upstreamOwner?: string; dataset?: string; json?: boolean }) => {
+      const summary = await withDeps((deps) =>
+        importInstances(createReadStream(file), deps.repos.instances, {
+          ...(options.upstreamOwner !== undefined ? { upstreamOwner: options.upstreamOwner } : {}),
+          ...(options.dataset !== undefined ? { dataset: options.dataset } : {}),
+        }),
+      );
+      if (options.json === true) {
+        io.out(JSON.stringify(summary, null, 2));
+      } else {
+        io.out(`created ${summary.created}, updated ${summary.updated}, unchanged ${summary.unchanged}, failed ${summary.failed}`);
+        for (const error of summary.errors) io.err(`line ${error.line}${error.id === null ? '' : ` (id ${error.id})`}: ${error.code}: ${error.message}`);
+      }
+      if (summary.failed > 0 && summary.created + summary.updated + summary.unchanged === 0) process.exitCode = 2;
+    });
+
+  const token = program.command('token').description('manage API tokens');
+  token
+    .command('create')
+    .description('mint a bearer token (shown once; only its hash is stored)')
+    .requiredOption('--role <role>', `one of ${ROLES.join(', ')}`, role)
+    .requiredOption('--name <name>', 'who or what uses the token')
+    .action(async (options: { role: Role; name: string }) => {
+      const minted = await withDeps((deps) => mintToken(deps.repos.tokens, options));
+      io.err(`token ${minted.id} (${minted.role}, "${minted.name}"); it is shown only once:`);
+      io.out(minted.token);
+    });
+  token
+    .command('list')
+    .description('list tokens (never their values)')
+    .action(async () => {
+      const rows = await withDeps((deps) => deps.repos.tokens.list());
+      for (const row of rows) io.out(`${row.id}  ${row.role.padEnd(9)}  ${row.prefix}…  ${row.name}${row.revokedAt === null ? '' : '  (revoked)'}`);
+    });
+  token
+    .command('revoke')
+    .argument('<id>', 'token id')
+    .action(async (id: string) => {
+      const revoked = await withDeps((deps) => deps.repos.tokens.revoke(id));
+      io.out(revoked ? `revoked ${id}` : `no active token ${id}`);
+      if (!revoked) process.exitCode = 2;
+    });
+
+  registerPipelineCommands(program, io);
+  return program;
+}
+
+export async function runCli(argv: string[], io: Io = processIo): Promise<void> {
+  try {
+    await buildProgram(io).parseAsync(argv);
+  } catch (error) {
+    reportCliError(error, io);
+  }
+}

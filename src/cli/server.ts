@@ -1,0 +1,35 @@
+import closeWithGrace from 'close-with-grace';
+import { buildApp } from '../http/app.js';
+import type { Deps } from '../deps.js';
+import { buildWorkers } from '../workers.js';
+import { migrate } from '../db/index.js';
+import { migrationsDir } from '../paths.js';
+
+/** `ci-replay serve`: the HTTP API; listens and handles signals. */
+export async function serve(deps: Deps): Promise<void> {
+  const app = await buildApp({ ...deps, extraRoutes: deps.routes });
+  await app.listen({ host: deps.config.host, port: deps.config.port });
+  closeWithGrace({ delay: deps.config.worker.shutdownGraceMs }, async ({ signal, err }) => {
+    if (err !== undefined) deps.logger.error({ err }, 'shutting down after an error');
+    else deps.logger.info({ signal }, 'shutting down');
+    await app.close();
+    await deps.close();
+  });
+}
+
+/** `ci-replay worker`: the queue workers and the recovery schedule; finishes active jobs on SIGTERM. */
+export async function work(deps: Deps): Promise<void> {
+  const workers = await buildWorkers(deps);
+  deps.logger.info({ queues: workers.queues }, 'workers started');
+  closeWithGrace({ delay: deps.config.worker.shutdownGraceMs }, async ({ signal, err }) => {
+    if (err !== undefined) deps.logger.error({ err }, 'shutting down after an error');
+    else deps.logger.info({ signal }, 'finishing active jobs');
+    await workers.close();
+    await deps.close();
+  });
+}
+
+/** `ci-replay migrate`: applies pending migrations. */
+export async function runMigrations(deps: Deps): Promise<string[]> {
+  return migrate({ pool: deps.db.pool, dir: migrationsDir(), logger: deps.logger });
+}

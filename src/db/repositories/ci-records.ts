@@ -1,0 +1,144 @@
+import type { CiStatus, StepOutcome, WorkflowJobEvent, WorkflowRunEvent } from '../../domain/ci-events.js';
+import type { Prisma } from '../client.js';
+import type { FailureLabelRow, JobLogRow, JobRow, StepRow, WorkflowRunRow } from '../types.js';
+
+/** Status order: a recorded status only moves forward, so duplicate and out-of-order events are harmless. */
+const RANK: Record<CiStatus, number> = { requested: 0, pending: 0, waiting: 1, queued: 1, in_progress: 2, completed: 3 };
+
+/** Statuses a row may be in for an event with `status` to apply (in_progress may refresh in_progress: steps advance). */
+function replaceable(status: CiStatus): CiStatus[] {
+  const rank = RANK[status];
+  return (Object.keys(RANK) as CiStatus[]).filter((other) => RANK[other] < rank || (status === 'in_progress' && other === 'in_progress'));
+}
+
+const date = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+export interface JobWithSteps extends JobRow {
+  steps: StepRow[];
+  log: JobLogRow | null;
+  failureLabels: FailureLabelRow[];
+}
+
+export interface NewFailureLabel {
+  type: string;
+  tool: string | null;
+  stepName: string | null;
+  evidence: unknown;
+  findings: unknown;
+}
+
+export interface CiRecordRepository {
+  /** Records a run event; returns the row and whether the event moved it (false: stale or duplicate). */
+  applyRunEvent(submissionId: string, event: WorkflowRunEvent): Promise<{ run: WorkflowRunRow; applied: boolean }>;
+  /** Records a job event (and its steps) under its run attempt, creating the run row when the job came first. */
+  applyJobEvent(submissionId: string, event: WorkflowJobEvent): Promise<{ job: JobRow; applied: boolean }>;
+  runsOf(submissionId: string): Promise<WorkflowRunRow[]>;
+  jobsOfRun(workflowRunId: string): Promise<JobWithSteps[]>;
+  getJob(id: string): Promise<(JobRow & { workflowRun: WorkflowRunRow }) | null>;
+  saveJobLog(jobId: string, log: { storageKey: string; sizeBytes: number; sha256: string }): Promise<void>;
+  saveFailureLabels(submissionId: string, jobId: string, labels: NewFailureLabel[]): Promise<void>;
+  labelsOf(submissionId: string): Promise<FailureLabelRow[]>;
+  saveTestResults(submissionId: string, results: { testId: string; outcome: string; durationMs: number | null; message: string | null }[]): Promise<void>;
+}
+
+export function createCiRecordRepository(prisma: Prisma): CiRecordRepository {
+  async function ensureRun(submissionId: string, event: WorkflowRunEvent | WorkflowJobEvent): Promise<WorkflowRunRow> {
+    const key = { githubRunId: BigInt(event.runId), runAttempt: event.runAttempt };
+    const existing = await prisma.workflowRun.findUnique({ where: { githubRunId_runAttempt: key } });
+    if (existing !== null) return existing;
+    await prisma.workflowRun.createMany({
+      data: [{ ...key, submissionId, repoFullName: event.repoFullName, headSha: event.headSha, headBranch: event.headBranch, status: 'queued' }],
+      skipDuplicates: true,
+    });
+    return prisma.workflowRun.findUniqueOrThrow({ where: { githubRunId_runAttempt: key } });
+  }
+
+  async function writeSteps(jobId: string, steps: StepOutcome[]): Promise<void> {
+    await prisma.$transaction([
+      prisma.step.deleteMany({ where: { jobId } }),
+      prisma.step.createMany({
+        data: steps.map((step) => ({
+          jobId,
+          number: step.number,
+          name: step.name,
+          status: step.status,
+          conclusion: step.conclusion,
+          startedAt: date(step.startedAt),
+          completedAt: date(step.completedAt),
+        })),
+        skipDuplicates: true,
+      }),
+    ]);
+  }
+
+  return {
+    async applyRunEvent(submissionId, event) {
+      const row = await ensureRun(submissionId, event);
+      const result = await prisma.workflowRun.updateMany({
+        where: { id: row.id, status: { in: replaceable(event.status) } },
+        data: {
+          status: event.status,
+          conclusion: event.conclusion,
+          name: event.name,
+          path: event.path,
+          event: event.event,
+          htmlUrl: event.htmlUrl,
+          headBranch: event.headBranch,
+          runStartedAt: date(event.runStartedAt),
+          ...(event.status === 'completed' ? { completedAt: date(event.updatedAt) ?? new Date() } : {}),
+        },
+      });
+      const run = await prisma.workflowRun.findUniqueOrThrow({ where: { id: row.id } });
+      return { run, applied: result.count === 1 };
+    },
+
+    async applyJobEvent(submissionId, event) {
+      const run = await ensureRun(submissionId, event);
+      const githubJobId = BigInt(event.jobId);
+      const data = {
+        name: event.name,
+        status: event.status,
+        conclusion: event.conclusion,
+        startedAt: date(event.startedAt),
+        completedAt: date(event.completedAt),
+        runnerName: event.runnerName,
+        labels: event.labels,
+        htmlUrl: event.htmlUrl,
+        failedStep: event.steps.find((step) => step.conclusion === 'failure')?.name ?? null,
+      };
+      const created = await prisma.job.createMany({ data: [{ ...data, workflowRunId: run.id, githubJobId }], skipDuplicates: true });
+      let applied = created.count === 1;
+      if (!applied) {
+        const updated = await prisma.job.updateMany({ where: { githubJobId, status: { in: replaceable(event.status) } }, data });
+        applied = updated.count === 1;
+      }
+      const job = await prisma.job.findUniqueOrThrow({ where: { githubJobId } });
+      if (applied && event.steps.length > 0) await writeSteps(job.id, event.steps);
+      return { job, applied };
+    },
+
+    runsOf: (submissionId) => prisma.workflowRun.findMany({ where: { submissionId }, orderBy: [{ githubRunId: 'asc' }, { runAttempt: 'asc' }] }),
+    jobsOfRun: (workflowRunId) =>
+      prisma.job.findMany({
+        where: { workflowRunId },
+        include: { steps: { orderBy: { number: 'asc' } }, log: true, failureLabels: true },
+        orderBy: [{ startedAt: 'asc' }, { githubJobId: 'asc' }],
+      }),
+    getJob: (id) => prisma.job.findUnique({ where: { id }, include: { workflowRun: true } }),
+    async saveJobLog(jobId, log) {
+      await prisma.jobLog.createMany({ data: [{ jobId, storageKey: log.storageKey, sizeBytes: BigInt(log.sizeBytes), sha256: log.sha256 }], skipDuplicates: true });
+    },
+    async saveFailureLabels(submissionId, jobId, labels) {
+      if (labels.length === 0) return;
+      await prisma.failureLabel.createMany({
+        data: labels.map((label) => ({ submissionId, jobId, type: label.type, tool: label.tool, stepName: label.stepName, evidence: label.evidence as object, findings: label.findings as object })),
+        skipDuplicates: true,
+      });
+    },
+    labelsOf: (submissionId) => prisma.failureLabel.findMany({ where: { submissionId }, orderBy: { createdAt: 'asc' } }),
+    async saveTestResults(submissionId, results) {
+      if (results.length === 0) return;
+      await prisma.testResult.createMany({ data: results.map((result) => ({ submissionId, ...result })), skipDuplicates: true });
+    },
+  };
+}

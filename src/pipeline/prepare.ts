@@ -1,0 +1,189 @@
+import type { Logger } from 'pino';
+import type { InstanceRow, SubmissionRow } from '../db/index.js';
+import type { CiEvent } from '../domain/ci-events.js';
+import { isAppError } from '../errors.js';
+import { applyPatch, listFilesAt, readFileAt } from '../git/index.js';
+import { deletionReport, renderReport, lintReport, selectWorkflowFilesToDelete, standardizeWorkflowText, type ReportEntry } from '../workflows/index.js';
+import { branchName } from './branch-name.js';
+import type { PipelineDeps } from './context.js';
+import { handleCiEvent } from './handle-event.js';
+
+export const COMMIT_IDENTITY = { name: 'ci-replay', email: 'ci-replay@users.noreply.github.com' };
+
+export interface PreparedCommit {
+  ok: true;
+  gitDir: string;
+  commitSha: string;
+  workflow: { path: string; text: string };
+  changes: { status: string; path: string; oldPath?: string }[];
+  revertedFiles: string[];
+  standardization: StandardizationRecord;
+}
+
+export interface StandardizationRecord {
+  report: ReportEntry[];
+  markdown: string;
+  lint: { line: number; column: number; message: string; kind: string }[];
+  deletedWorkflows: string[];
+  /** Paths the patch changed that standardization then overwrote (the standardized workflow wins). */
+  overriddenPatchedPaths: string[];
+}
+
+/**
+ * Builds the benchmark commit of a submission without pushing it: fetch sha_fail into the mirror, standardize
+ * the instance's workflow, apply the patch (3-way), revert protected paths, install the standardized workflow
+ * and delete sibling workflows, commit with a fixed identity and the submission's date.
+ */
+export async function buildBenchmarkCommit(
+  deps: Pick<PipelineDeps, 'mirrors' | 'config' | 'linter'>,
+  instance: InstanceRow,
+  submission: Pick<SubmissionRow, 'id' | 'patch' | 'kind' | 'createdAt'>,
+): Promise<PreparedCommit | { ok: false; message: string }> {
+  const upstream = { owner: instance.repoOwner, name: instance.repoName, url: instance.upstreamUrl ?? `https://github.com/${instance.repoOwner}/${instance.repoName}.git` };
+  const gitDir = await deps.mirrors.ensureCommits(upstream, [instance.shaFail]);
+  const logs = Array.isArray(instance.logs) ? (instance.logs as { step_name?: unknown }[]) : [];
+  const standardized = standardizeWorkflowText({
+    text: instance.workflow,
+    path: instance.workflowPath,
+    options: {
+      matrixStrategy: deps.config.standardize.matrixStrategy,
+      failedJobNames: logs.map((log) => String(log.step_name ?? '')).filter(Boolean),
+      ...(deps.config.standardize.pinDependencies && instance.commitDate !== null ? { pinDate: instance.commitDate } : {}),
+      ...(deps.config.standardize.pinIndexUrl !== undefined ? { indexUrl: deps.config.standardize.pinIndexUrl } : {}),
+    },
+  });
+  const lint = deps.linter(standardized.text, instance.workflowPath);
+  const siblings = await listFilesAt(gitDir, instance.shaFail, '.github/workflows');
+  const files = await Promise.all(
+    siblings.map(async (file) => ({ path: file.path, text: (await readFileAt(gitDir, instance.shaFail, file.path))?.toString('utf8') ?? '' })),
+  );
+  const withTarget = files.some((file) => file.path === instance.workflowPath) ? files : [...files, { path: instance.workflowPath, text: standardized.text }];
+  const deletedWorkflows = selectWorkflowFilesToDelete(instance.workflowPath, withTarget);
+  const applied = await applyPatch({
+    gitDir,
+    baseSha: instance.shaFail,
+    patch: submission.patch,
+    protectedPaths: instance.protectedPaths,
+    overrides: [{ path: instance.workflowPath, content: standardized.text }, ...deletedWorkflows.map((path) => ({ path, content: null }))],
+    identity: COMMIT_IDENTITY,
+    date: submission.createdAt,
+    message: `ci-replay ${submission.kind} for instance ${instance.id}\n\nSubmission: ${submission.id}\n`,
+  });
+  if (!applied.ok) return { ok: false, message: applied.message };
+  const report = [
+    ...standardized.report,
+    ...deletionReport(deletedWorkflows, instance.workflowPath),
+    ...lintReport(lint),
+    ...applied.overriddenPatchedPaths.map((path) => ({ action: 'rewrote-step' as const, target: path, reason: 'the patch changed this workflow file; standardization was applied after the patch and wins' })),
+  ];
+  return {
+    ok: true,
+    gitDir,
+    commitSha: applied.commitSha,
+    workflow: { path: instance.workflowPath, text: standardized.text },
+    changes: applied.changes,
+    revertedFiles: applied.revertedFiles,
+    standardization: {
+      report,
+      markdown: renderReport(report),
+      lint: lint.map((finding) => ({ line: finding.line, column: finding.column, message: finding.message, kind: finding.kind })),
+      deletedWorkflows,
+      overriddenPatchedPaths: applied.overriddenPatchedPaths,
+    },
+  };
+}
+
+/** The `prepare` job: build the commit, publish it through the backend, and (local backend) run it. */
+export async function prepareSubmission(deps: PipelineDeps, submissionId: string, logger: Logger): Promise<void> {
+  const { repos } = deps;
+  const submission = await repos.submissions.get(submissionId);
+  if (submission === null) {
+    logger.warn({ submissionId }, 'submission vanished before prepare');
+    return;
+  }
+  if (submission.state !== 'queued' && submission.state !== 'preparing') {
+    logger.info({ submissionId, state: submission.state }, 'prepare skipped: already past preparing');
+    return;
+  }
+  if (submission.cancelRequestedAt !== null) {
+    await repos.submissions.transition(submissionId, ['queued', 'preparing'], 'cancelled', { verdict: 'invalid', reason: 'cancelled', completedAt: new Date() });
+    return;
+  }
+  await repos.submissions.transition(submissionId, ['queued'], 'preparing');
+  const instance = await repos.instances.get(submission.instanceId);
+  if (instance === null) {
+    await fail(deps, submissionId, 'infra_error', `instance ${submission.instanceId} no longer exists`);
+    return;
+  }
+  let prepared: Awaited<ReturnType<typeof buildBenchmarkCommit>>;
+  try {
+    prepared = await buildBenchmarkCommit(deps, instance, submission);
+  } catch (error) {
+    if (isAppError(error) && (error.kind === 'transient' || error.kind === 'rate_limited')) throw error;
+    await fail(deps, submissionId, 'infra_error', error instanceof Error ? error.message : String(error));
+    return;
+  }
+  if (!prepared.ok) {
+    await repos.submissions.transition(submissionId, ['preparing'], 'patch_failed', {
+      verdict: 'invalid',
+      reason: 'patch_failed',
+      errorMessage: prepared.message,
+      completedAt: new Date(),
+    });
+    logger.info({ submissionId }, 'patch did not apply');
+    return;
+  }
+  const branch = branchName(submission);
+  await repos.submissions.update(submissionId, {
+    branch,
+    headSha: prepared.commitSha,
+    revertedFiles: prepared.revertedFiles,
+    standardization: prepared.standardization,
+    preparedAt: new Date(),
+  });
+  const input = {
+    submissionId,
+    instance: { id: instance.id, repoOwner: instance.repoOwner, repoName: instance.repoName },
+    gitDir: prepared.gitDir,
+    commitSha: prepared.commitSha,
+    branch,
+    workflow: prepared.workflow,
+  };
+  let published: Awaited<ReturnType<PipelineDeps['backend']['publish']>>;
+  try {
+    published = await deps.backend.publish(input);
+  } catch (error) {
+    if (isAppError(error) && (error.kind === 'transient' || error.kind === 'rate_limited')) throw error;
+    await fail(deps, submissionId, 'publish_failed', error instanceof Error ? error.message : String(error));
+    return;
+  }
+  await repos.submissions.transition(submissionId, ['preparing'], 'published', {
+    benchRepoId: published.benchRepoId,
+    headSha: published.headSha,
+    publishedAt: new Date(),
+    ...(published.checkRunId !== undefined ? { checkRunId: published.checkRunId } : {}),
+  });
+  logger.info({ submissionId, branch, headSha: published.headSha, backend: deps.backend.name }, 'submission published');
+  await deps.queues.add('maintenance', { task: 'reconcile', submissionId }, { jobId: `reconcile-${submissionId}`, delayMs: deps.config.pipeline.noRunGraceSeconds * 1000 }).catch(() => undefined);
+
+  const controller = new AbortController();
+  const runTimeout = setTimeout(() => controller.abort(new Error('run timeout')), deps.config.pipeline.runTimeoutMinutes * 60_000);
+  const cancelPoll = setInterval(() => {
+    void repos.submissions.getSummary(submissionId).then((row) => {
+      if (row?.cancelRequestedAt != null) controller.abort(new Error('cancelled'));
+    });
+  }, 2000);
+  try {
+    const emit = async (event: CiEvent): Promise<void> => {
+      await handleCiEvent(deps, event, logger);
+    };
+    await deps.backend.afterPublish({ ...input, ...published }, { emit, signal: controller.signal });
+  } finally {
+    clearTimeout(runTimeout);
+    clearInterval(cancelPoll);
+  }
+}
+
+async function fail(deps: PipelineDeps, submissionId: string, state: 'infra_error' | 'publish_failed', message: string): Promise<void> {
+  await deps.repos.submissions.transition(submissionId, ['queued', 'preparing'], state, { verdict: 'invalid', reason: state, errorMessage: message, completedAt: new Date() });
+}

@@ -1,0 +1,83 @@
+import type { Deps } from './deps.js';
+import type { PipelineDeps } from './pipeline/context.js';
+import { archiveAndClassify } from './pipeline/archive-job-log.js';
+import { finalizeSubmission } from './pipeline/finalize.js';
+import { handleCiEvent } from './pipeline/handle-event.js';
+import { prepareSubmission } from './pipeline/prepare.js';
+import { reconcileSubmission } from './pipeline/reconcile.js';
+import type { CiEvent } from './domain/ci-events.js';
+import { createWorkerSet, QUEUE_NAMES, type Processors, type QueueName } from './queue/index.js';
+import { createRedis } from './queue/index.js';
+import { createWorkflowLinter } from './workflows/index.js';
+
+export interface Workers {
+  queues: readonly QueueName[];
+  close(): Promise<void>;
+}
+
+/** The pipeline's dependencies, derived from the service's. */
+export async function pipelineDeps(deps: Deps): Promise<PipelineDeps> {
+  return {
+    config: deps.config,
+    logger: deps.logger,
+    repos: deps.repos,
+    queues: deps.queues,
+    backend: deps.backend,
+    mirrors: deps.mirrors,
+    logStore: deps.logStore,
+    linter: await createWorkflowLinter(),
+  };
+}
+
+/** Builds the queue workers (does not block); the entrypoint handles signals and calls close(). */
+export async function buildWorkers(deps: Deps, options: { autorun?: boolean } = {}): Promise<Workers> {
+  const pipeline = await pipelineDeps(deps);
+  const connection = createRedis(deps.config.redisUrl, 'worker');
+  const processors: Processors = {
+    prepare: ({ submissionId }, { logger }) => prepareSubmission(pipeline, submissionId, logger),
+    events: async (payload, { logger }) => {
+      if (payload.source === 'local') {
+        await handleCiEvent(pipeline, payload.event as unknown as CiEvent, logger);
+        return;
+      }
+      await deps.deliveries.process(payload.deliveryId, pipeline, logger);
+    },
+    logs: ({ submissionId, jobRowId }, { logger }) => archiveAndClassify(pipeline, submissionId, jobRowId, logger),
+    finalize: ({ submissionId }, { logger }) => finalizeSubmission(pipeline, submissionId, logger),
+    maintenance: async (payload, { logger }) => {
+      if (payload.task === 'recover') {
+        await deps.submissions.recover();
+        await deps.deliveries.sweep(pipeline, logger);
+        return;
+      }
+      if (payload.task === 'reconcile' && payload.submissionId !== undefined) {
+        await reconcileSubmission(pipeline, payload.submissionId, logger);
+        return;
+      }
+      if (payload.task === 'reconcile') {
+        for (const stale of await deps.repos.submissions.findStale(['published', 'running'], new Date(Date.now() - 60_000), 200)) {
+          await reconcileSubmission(pipeline, stale.id, logger);
+        }
+        return;
+      }
+      logger.info({ task: payload.task }, 'maintenance task not handled by this worker');
+    },
+  };
+  const set = createWorkerSet({
+    connection,
+    prefix: deps.config.queuePrefix,
+    concurrency: { prepare: deps.config.worker.concurrency, events: 4, logs: 2, finalize: 2, maintenance: 1 },
+    processors,
+    logger: deps.logger,
+    ...(options.autorun !== undefined ? { autorun: options.autorun } : {}),
+  });
+  await deps.queues.schedule('recover', deps.config.worker.recoveryIntervalSeconds * 1000, { task: 'recover' }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not schedule recovery'));
+  await deps.queues.schedule('reconcile', 5 * 60_000, { task: 'reconcile' }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not schedule reconcile'));
+  return {
+    queues: QUEUE_NAMES,
+    async close() {
+      await set.close();
+      connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDemo, type Demo } from '../../examples/build-demo.js';
+import { buildWorkers, type Workers } from '../../src/workers.js';
+import { createApiHarness, type ApiHarness } from '../support/api-client.js';
+import { createTestEnv, type TestEnv } from '../support/test-env.js';
+import { waitFor } from '../support/wait-for.js';
+
+const TERMINAL = ['completed', 'patch_failed', 'publish_failed', 'no_run', 'timed_out', 'cancelled', 'infra_error'];
+
+describe('the pipeline end to end on the local backend (API → worker → executor → database)', () => {
+  let env: TestEnv;
+  let api: ApiHarness;
+  let workers: Workers;
+  let demo: Demo;
+
+  beforeAll(async () => {
+    env = await createTestEnv({ WORKER_CONCURRENCY: '2' });
+    api = await createApiHarness(env);
+    demo = await buildDemo(join(env.dataDir, 'examples'));
+    const imported = await api.app.inject({ method: 'POST', url: '/v1/instances:import', headers: { ...api.auth(api.operator), 'content-type': 'application/x-ndjson' }, body: demo.jsonl });
+    expect(imported.json()).toMatchObject({ created: 4, failed: 0 });
+    workers = await buildWorkers(env.deps);
+  });
+  afterAll(async () => {
+    await workers?.close();
+    await api?.app.close();
+    await env?.cleanup();
+  });
+
+  async function submit(payload: Record<string, unknown>): Promise<string> {
+    const response = await api.app.inject({ method: 'POST', url: '/v1/submissions', headers: api.auth(api.submitter), payload });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json().id;
+  }
+
+  async function finished(id: string): Promise<Record<string, unknown>> {
+    return waitFor(
+      async () => {
+        const body = (await api.app.inject({ url: `/v1/submissions/${id}`, headers: api.auth(api.submitter) })).json();
+        return TERMINAL.includes(body.state) && (body.state !== 'completed' || body.verdict !== null) ? body : undefined;
+      },
+      { timeoutMs: 120_000, describe: async () => (await api.app.inject({ url: `/v1/submissions/${id}`, headers: api.auth(api.submitter) })).json() },
+    );
+  }
+
+  async function jobsOf(id: string) {
+    const runs = await env.deps.repos.ci.runsOf(id);
+    expect(runs).toHaveLength(1);
+    return env.deps.repos.ci.jobsOfRun(runs[0]!.id);
+  }
+
+  it('the unpatched lint instance fails in the flake8 step, with the right label and an archived log', async () => {
+    const id = await submit({ instanceId: 'demo-lint', kind: 'baseline' });
+    const result = await finished(id);
+    expect(result).toMatchObject({ state: 'completed', verdict: 'failed', observedLabels: ['Code Linting'] });
+    expect(result.branch).toBe(`ci-replay/baseline/${id}`);
+    const jobs = await jobsOf(id);
+    const byName = Object.fromEntries(jobs.map((job) => [job.name, job]));
+    expect(Object.keys(byName).sort()).toEqual(['format', 'lint', 'test (3.11)']);
+    expect(byName.lint).toMatchObject({ conclusion: 'failure', failedStep: 'Lint with flake8' });
+    expect(byName.format?.conclusion).toBe('success');
+    expect(byName['test (3.11)']?.conclusion).toBe('success');
+    expect(byName.lint?.log).not.toBeNull();
+    expect(byName.lint?.steps.map((step) => [step.name, step.conclusion])).toEqual([
+      ['Set up job', 'success'],
+      ['Run actions/checkout@v4', 'success'],
+      ['Run actions/setup-python@v5', 'success'],
+      ['Lint with flake8', 'failure'],
+      ['Post Run actions/checkout@v4', 'success'],
+      ['Complete job', 'success'],
+    ]);
+    const labels = await env.deps.repos.ci.labelsOf(id);
+    expect(labels.map((label) => [label.type, label.tool])).toEqual([['Code Linting', 'flake8']]);
+    expect(JSON.stringify(labels[0]?.findings)).toContain('F401');
+    const stored = await env.deps.logStore.open(byName.lint!.log!.storageKey);
+    let text = '';
+    for await (const chunk of stored!) text += chunk;
+    expect(text).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z /m);
+    expect(text).toContain("F401 'os' imported but unused");
+    expect(text).toContain('##[error]Process completed with exit code 1.');
+    const standardization = result.standardization as { report: { action: string; target: string }[] };
+    expect(standardization.report).toContainEqual(expect.objectContaining({ action: 'removed-job', target: 'jobs.publish' }));
+  });
+
+  it('every ground-truth patch turns its instance green; every unpatched commit fails in the right job', async () => {
+    const expectations: Record<string, { job: string; step: string; labels: string[] }> = {
+      'demo-format': { job: 'format', step: 'Check formatting with black', labels: ['Code Formatting'] },
+      'demo-assertion': { job: 'test (3.11)', step: 'Run tests', labels: ['Test Failure', 'Assertion Error'] },
+      'demo-dependency': { job: 'test (3.11)', step: 'Run tests', labels: ['Dependency Issues'] },
+    };
+    const ids = await Promise.all(
+      demo.instances.flatMap((instance) => [
+        submit({ instanceId: instance.id, kind: 'reference' }).then((id) => ({ id, instance: instance.id, kind: 'reference' })),
+        ...(instance.id in expectations ? [submit({ instanceId: instance.id, kind: 'baseline' }).then((id) => ({ id, instance: instance.id, kind: 'baseline' }))] : []),
+      ]),
+    );
+    for (const { id, instance, kind } of ids) {
+      const result = await finished(id);
+      if (kind === 'reference') {
+        expect(result, instance).toMatchObject({ state: 'completed', verdict: 'passed', observedLabels: [] });
+        continue;
+      }
+      const expected = expectations[instance]!;
+      expect(result, instance).toMatchObject({ state: 'completed', verdict: 'failed' });
+      expect([...(result.observedLabels as string[])].sort(), instance).toEqual([...expected.labels].sort());
+      const failed = (await jobsOf(id)).filter((job) => job.conclusion === 'failure');
+      expect(failed.map((job) => [job.name, job.failedStep]), instance).toEqual([[expected.job, expected.step]]);
+    }
+  });
+
+  it('a patch that does not apply ends as patch_failed with git\'s message, and nothing is pushed', async () => {
+    const patch = demo.instances[0]!.patch.replace('-import os', '-import sys');
+    const id = await submit({ instanceId: 'demo-lint', patch });
+    const result = await finished(id);
+    expect(result).toMatchObject({ state: 'patch_failed', verdict: 'invalid', reason: 'patch_failed', headSha: null });
+    expect(String(result.error)).toMatch(/patch (failed|does not apply)/);
+    expect(await env.deps.repos.ci.runsOf(id)).toEqual([]);
+  });
+});
