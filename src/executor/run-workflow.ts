@@ -1,9 +1,11 @@
+import { execFile } from 'node:child_process';
 import { homedir } from 'node:os';
+import { promisify } from 'node:util';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CiEvent, WorkflowJobEvent } from '../domain/ci-events.js';
 import { isAppError } from '../errors.js';
-import type { EvalEnv } from './expressions.js';
+import type { ContextValue, EvalEnv } from './expressions.js';
 import { evaluateCondition, interpolate, interpolateDeep } from './expressions.js';
 import { runJob } from './job-runner/index.js';
 import type { JobInput } from './job-runner/job-state.js';
@@ -12,6 +14,20 @@ import { expandMatrix, matrixJobName } from './matrix.js';
 import type { ArtifactResult, JobResult, RunWorkflowOptions, RunWorkflowResult } from './types.js';
 import type { JobDef, WorkflowDef } from './workflow-model.js';
 import { parseWorkflow } from './workflow-model.js';
+import { inlineReusableWorkflows } from './reusable-workflows.js';
+
+const execFileAsync = promisify(execFile);
+
+/** A file of the run's commit, or null when absent (or the source is not a local git directory). */
+async function readCommitFile(gitDir: string, sha: string, path: string): Promise<string | null> {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(gitDir)) return null;
+  try {
+    const { stdout } = await execFileAsync('git', ['show', `${sha}:${path}`], { cwd: gitDir, maxBuffer: 8 * 1024 * 1024 });
+    return stdout;
+  } catch {
+    return null;
+  }
+}
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
@@ -52,7 +68,9 @@ function semaphore(limit: number): { acquire: () => Promise<void>; release: () =
  * as normalized CI events. The per-run working directory is removed afterwards.
  */
 export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkflowResult> {
-  const workflow = parseWorkflow(options.workflow.text, options.workflow.path);
+  const workflow = await inlineReusableWorkflows(parseWorkflow(options.workflow.text, options.workflow.path), (path) =>
+    readCommitFile(options.repo.gitDir, options.sha, path),
+  );
   const now = options.now ?? (() => new Date());
   const iso = (): string => now().toISOString();
   const signal = options.signal ?? new AbortController().signal;
@@ -153,7 +171,10 @@ function notRun(ctx: RunContext, job: JobDef, conclusion: 'skipped' | 'cancelled
 async function runKey(ctx: RunContext, job: JobDef, done: Map<string, KeyOutcome>): Promise<{ key: KeyOutcome; results: JobResult[] }> {
   const { options } = ctx;
   const needs: Record<string, KeyOutcome> = Object.fromEntries(
-    job.needs.map((n): [string, KeyOutcome] => [n, done.get(n) ?? { result: 'skipped', outputs: {} }]),
+    job.needs.map((n): [string, KeyOutcome] => [
+      job.calledFrom !== undefined && n.startsWith(`${job.calledFrom.callerKey}/`) ? n.slice(job.calledFrom.callerKey.length + 1) : n,
+      done.get(n) ?? { result: 'skipped', outputs: {} },
+    ]),
   );
   const results = Object.values(needs).map((n) => n.result);
   const needsStatus = {
@@ -165,9 +186,15 @@ async function runKey(ctx: RunContext, job: JobDef, done: Map<string, KeyOutcome
     github: { sha: options.sha, ref: options.ref, repository: options.repo.fullName, event_name: options.eventName ?? 'push', run_id: options.runId, run_attempt: String(options.runAttempt) },
     needs, inputs: {}, vars: {}, secrets: {},
   };
-  const ev: EvalEnv = { contexts: baseContexts, status: needsStatus };
+  const inputsSpec = job.calledFrom ?? job.aggregate;
   let combos: MatrixCombo[] | null;
+  let ev: EvalEnv = { contexts: baseContexts, status: needsStatus };
   try {
+    if (inputsSpec !== undefined) {
+      const inputs = evaluateInputs(inputsSpec.inputs, { ...ev, contexts: { ...baseContexts, needs: needsOf(inputsSpec.inputsNeeds, done) } });
+      ev = { ...ev, contexts: { ...baseContexts, inputs } };
+    }
+    if (job.aggregate !== undefined) return { key: aggregateOutcome(job.aggregate, done, ev), results: [] };
     if (!evaluateCondition(job.if, ev)) {
       return { key: { result: ctx.signal.aborted ? 'cancelled' : 'skipped', outputs: {} }, results: [notRun(ctx, job, ctx.signal.aborted ? 'cancelled' : 'skipped')] };
     }
@@ -188,9 +215,10 @@ async function runKey(ctx: RunContext, job: JobDef, done: Map<string, KeyOutcome
   if (ctx.signal.aborted) failFast.abort();
   const legResults = await Promise.all(
     legs.map(async (matrix, index) => {
-      const legEv: EvalEnv = { contexts: { ...baseContexts, matrix: matrix ?? {} }, status: needsStatus };
-      const base = job.name === undefined ? job.key : interpolate(job.name, legEv);
-      const name = matrixJobName(base, matrix, job.name?.includes('matrix.') === true);
+      const legEv: EvalEnv = { contexts: { ...ev.contexts, matrix: matrix ?? {} }, status: needsStatus };
+      const base = job.name === undefined ? (job.calledFrom?.calleeKey ?? job.key) : interpolate(job.name, legEv);
+      const legName = matrixJobName(base, matrix, job.name?.includes('matrix.') === true);
+      const name = job.calledFrom === undefined ? legName : `${job.calledFrom.callerName} / ${legName}`;
       const continueOnError = typeof job.continueOnError === 'boolean' ? job.continueOnError : interpolate(job.continueOnError, legEv).trim() === 'true';
       const labels = job.runsOn.map((label) => interpolate(label, legEv));
       const jobId = options.nextJobId();
@@ -211,7 +239,8 @@ async function runKey(ctx: RunContext, job: JobDef, done: Map<string, KeyOutcome
         }
         let announced = false;
         const input: JobInput = {
-          workflow: ctx.workflow, job, matrix, matrixIndex: index, matrixTotal: legs.length, jobId, name, needs,
+          workflow: job.calledFrom?.workflow ?? ctx.workflow, job, matrix,
+          inputs: (ev.contexts.inputs ?? {}) as Record<string, ContextValue>, matrixIndex: index, matrixTotal: legs.length, jobId, name, needs,
           needsStatus, repo: options.repo, sha: options.sha, ref: options.ref, runId: options.runId,
           runAttempt: options.runAttempt, runNumber: options.runNumber ?? 1, eventName: options.eventName ?? 'push', jobDir: join(ctx.runDir, jobId),
           logPath: join(options.logsDir, `${jobId}.log`), outputCapBytes: options.outputCapBytes ?? 16 * 1024 * 1024,
@@ -249,4 +278,43 @@ async function runKey(ctx: RunContext, job: JobDef, done: Map<string, KeyOutcome
       : 'success';
   const outputs = Object.assign({}, ...legResults.map((l) => l.result.outputs)) as Record<string, string>;
   return { key: { result, outputs }, results: legResults.map((l) => l.result) };
+}
+
+function needsOf(keys: string[], done: Map<string, KeyOutcome>): Record<string, ContextValue> {
+  return Object.fromEntries(keys.map((k): [string, ContextValue] => [k, done.get(k) ?? { result: 'skipped', outputs: {} }]));
+}
+
+/** Evaluates reusable-workflow inputs; non-string YAML values keep their type. */
+function evaluateInputs(inputs: Record<string, unknown>, ev: EvalEnv): Record<string, ContextValue> {
+  const out: Record<string, ContextValue> = {};
+  for (const [key, value] of Object.entries(inputs)) {
+    if (typeof value === 'string') out[key] = interpolate(value, ev);
+    else if (typeof value === 'number' || typeof value === 'boolean' || value === null) out[key] = value;
+    else out[key] = JSON.stringify(value);
+  }
+  return out;
+}
+
+/** The result and outputs of a caller job, from the jobs of its inlined reusable workflow. */
+function aggregateOutcome(aggregate: NonNullable<JobDef['aggregate']>, done: Map<string, KeyOutcome>, ev: EvalEnv): KeyOutcome {
+  const called = Object.entries(aggregate.jobs).map(([calleeKey, key]) => [calleeKey, done.get(key) ?? { result: 'skipped' as const, outputs: {} }] as const);
+  const results = called.map(([, o]) => o.result);
+  const result: KeyOutcome['result'] = results.includes('failure')
+    ? 'failure'
+    : results.includes('cancelled')
+      ? 'cancelled'
+      : results.every((r) => r === 'skipped')
+        ? 'skipped'
+        : 'success';
+  const jobsContext: Record<string, ContextValue> = Object.fromEntries(called.map(([k, o]): [string, ContextValue] => [k, { result: o.result, outputs: o.outputs }]));
+  const outEv: EvalEnv = { ...ev, contexts: { ...ev.contexts, jobs: jobsContext } };
+  const outputs: Record<string, string> = {};
+  for (const [name, expression] of Object.entries(aggregate.outputs)) {
+    try {
+      outputs[name] = interpolate(expression, outEv);
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+    }
+  }
+  return { result, outputs };
 }

@@ -33,13 +33,21 @@ export interface JobDef {
   timeoutMinutes?: number | string;
   continueOnError: boolean | string;
   strategy: { matrix?: unknown; failFast: boolean };
-  /** Reasons this job cannot run locally (services, container, reusable workflow). */
+  /** Reasons this job cannot run locally (services, container, remote reusable workflow). */
   unsupported: string[];
+  /** `uses: ./.github/workflows/x.yml` of a job calling a local reusable workflow, with its `with:`. */
+  callsWorkflow?: { path: string; with: Record<string, unknown> };
+  /** Set on the jobs inlined from a reusable workflow. */
+  calledFrom?: { callerKey: string; callerName: string; calleeKey: string; workflow: WorkflowDef; inputs: Record<string, unknown>; inputsNeeds: string[] };
+  /** Set on the stand-in of a caller job once its reusable workflow is inlined: it aggregates the callee jobs. */
+  aggregate?: { jobs: Record<string, string>; outputs: Record<string, string>; inputs: Record<string, unknown>; inputsNeeds: string[] };
 }
 
 export interface WorkflowDef {
   name: string;
   path: string;
+  /** `on.workflow_call` of a reusable workflow: input defaults and output expressions. */
+  call: { inputs: Record<string, unknown>; outputs: Record<string, string> };
   env: Record<string, unknown>;
   defaults: RunDefaults;
   jobs: JobDef[];
@@ -100,8 +108,9 @@ function parseJob(key: string, raw: unknown): JobDef {
   const unsupported: string[] = [];
   if (raw.services !== undefined) unsupported.push('services are not supported by the local executor');
   if (raw.container !== undefined) unsupported.push('container jobs are not supported by the local executor');
-  if (raw.uses !== undefined) {
-    unsupported.push(`reusable workflows are not supported by the local executor: ${String(raw.uses)}`);
+  const uses = str(raw.uses);
+  if (uses !== undefined && !uses.startsWith('./')) {
+    unsupported.push(`reusable workflows from other repositories are not supported by the local executor: ${uses}`);
   }
   const strategy = obj(raw.strategy);
   const job: JobDef = {
@@ -122,7 +131,8 @@ function parseJob(key: string, raw: unknown): JobDef {
   if (condition !== undefined) job.if = condition;
   const timeout = raw['timeout-minutes'];
   if (typeof timeout === 'number' || typeof timeout === 'string') job.timeoutMinutes = timeout;
-  if (raw.uses === undefined && job.steps.length === 0) {
+  if (uses?.startsWith('./') === true) job.callsWorkflow = { path: uses.slice(2), with: obj(raw.with) };
+  if (uses === undefined && job.steps.length === 0) {
     throw invalidInput('invalid_workflow', `jobs.${key} has no steps`);
   }
   return job;
@@ -145,7 +155,12 @@ export function parseWorkflow(text: string, path: string): WorkflowDef {
     }
   }
   assertAcyclic(jobs);
-  return { name: str(doc.name) ?? path, path, env: obj(doc.env), defaults: parseDefaults(doc.defaults), jobs };
+  const workflowCall = obj(obj(doc.on).workflow_call);
+  const call = {
+    inputs: Object.fromEntries(Object.entries(obj(workflowCall.inputs)).map(([k, v]) => [k, obj(v).default ?? null])),
+    outputs: Object.fromEntries(Object.entries(obj(workflowCall.outputs)).map(([k, v]) => [k, str(obj(v).value) ?? ''])),
+  };
+  return { name: str(doc.name) ?? path, path, call, env: obj(doc.env), defaults: parseDefaults(doc.defaults), jobs };
 }
 
 function assertAcyclic(jobs: JobDef[]): void {

@@ -1,6 +1,11 @@
 import type { ContextValue, Contexts } from '../expressions.js';
 import type { JobInput, JobState } from './job-state.js';
 
+/** The job id GitHub exposes (`github.job`): the callee's key for an inlined reusable workflow job. */
+function jobKey(input: JobInput): string {
+  return input.job.calledFrom?.calleeKey ?? input.job.key;
+}
+
 export function githubContext(input: JobInput, workspace: string): Record<string, ContextValue> {
   const [owner = '', name = ''] = input.repo.fullName.split('/');
   const refName = input.ref.replace(/^refs\/(heads|tags)\//, '');
@@ -13,7 +18,7 @@ export function githubContext(input: JobInput, workspace: string): Record<string
     event_name: input.eventName,
     graphql_url: 'https://api.github.com/graphql',
     head_ref: '',
-    job: input.job.key,
+    job: jobKey(input),
     ref: input.ref,
     ref_name: refName,
     ref_type: input.ref.startsWith('refs/tags/') ? 'tag' : 'branch',
@@ -43,7 +48,7 @@ export function defaultVariables(input: JobInput, state: JobState, stepFiles: Re
     GITHUB_ACTOR: input.repo.fullName.split('/')[0] ?? '',
     GITHUB_API_URL: 'https://api.github.com',
     GITHUB_EVENT_NAME: input.eventName,
-    GITHUB_JOB: input.job.key,
+    GITHUB_JOB: jobKey(input),
     GITHUB_REF: input.ref,
     GITHUB_REF_NAME: refName,
     GITHUB_REF_TYPE: input.ref.startsWith('refs/tags/') ? 'tag' : 'branch',
@@ -79,7 +84,7 @@ export function buildContexts(input: JobInput, state: JobState, env: Record<stri
     steps: state.steps,
     job: { status: state.status.cancelled ? 'cancelled' : state.status.failed ? 'failure' : 'success' },
     runner: { name: input.runnerName, os: 'Linux', arch: 'X64', temp: state.temp, tool_cache: state.temp, debug: '' },
-    inputs: {},
+    inputs: input.inputs,
     secrets: {},
     vars: {},
     strategy: {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { StepOutcome } from '../../domain/ci-events.js';
-import type { StatusState } from '../expressions.js';
+import type { ContextValue, StatusState } from '../expressions.js';
 import type { JobLog } from '../log-writer.js';
 import type { MatrixCombo } from '../matrix.js';
 import type { ArtifactResult, Annotation } from '../types.js';
@@ -20,6 +20,8 @@ export interface JobInput {
   name: string;
   needs: Record<string, { result: string; outputs: Record<string, string> }>;
   needsStatus: StatusState;
+  /** The `inputs` context (inputs of a reusable workflow; empty otherwise). */
+  inputs: Record<string, ContextValue>;
   repo: { gitDir: string; fullName: string };
   sha: string;
   ref: string;

@@ -196,6 +196,6 @@ jobs:
     expect(logLines(log('db'))).toContain('##[error]services are not supported by the local executor');
     expect(logLines(log('boxed'))).toContain('##[error]container jobs are not supported by the local executor');
     expect(byKey.reuse?.conclusion).toBe('failure');
-    expect(byKey.reuse?.annotations[0]?.message).toBe('reusable workflows are not supported by the local executor: ./.github/workflows/reusable.yml');
+    expect(byKey.reuse?.annotations[0]?.message).toBe('reusable workflow not found: ./.github/workflows/reusable.yml');
   });
 });
