@@ -52,6 +52,7 @@ const ACTIONS: ReadonlyArray<readonly [StepPurpose, string, readonly string[]]> 
     'peter-evans/create-pull-request', 'stefanzweifel/git-auto-commit-action', 'endbug/add-and-commit', 'ad-m/github-push-action',
     'peter-evans/create-or-update-comment', 'marocchino/sticky-pull-request-comment', 'thollander/actions-comment-pull-request',
     'actions/labeler', 'actions/stale', 'pre-commit-ci/lite-action', 'dependabot/fetch-metadata',
+    'dorny/test-reporter', 'mikepenz/action-junit-report', 'enricomi/publish-unit-test-result-action',
   ]],
   ['security-upload', 'uploads code scanning results (needs security-events: write)', ['github/codeql-action']],
   ['cloud-credentials', 'needs cloud credentials', [
@@ -116,10 +117,11 @@ const INSTALL_LINE = new RegExp([
 /** Whether a run script only installs dependencies or prepares the environment. */
 export function isInstallOnly(run: string): boolean {
   const lines = run
+    .replaceAll(/\\\s*\n/g, ' ')
     .split(/\n|&&|\|\||;/)
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
-  return lines.length > 0 && lines.every((line) => INSTALL_LINE.test(line) || line.endsWith('\\') || /^-/.test(line));
+  return lines.length > 0 && lines.every((line) => INSTALL_LINE.test(line));
 }
 
 /** Purposes that never validate the code: such steps are removed. */

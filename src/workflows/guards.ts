@@ -50,6 +50,9 @@ function classifyClause(raw: string, context: GuardContext): ClauseVerdict {
   if (/^(?:github\.ref\s*==\s*'refs\/heads\/[^']*'|github\.ref_name\s*==\s*'[^']*')$/.test(clause)) {
     return { kind: 'remove', reason: 'false on a ci-replay branch' };
   }
+  if (/^contains\(\s*github\.event\.pull_request\.[\w.*-]+\s*,\s*'[^']*'\s*\)$|^github\.(?:event\.pull_request\.[\w.-]+|head_ref)\s*==\s*'[^']*'$/.test(clause)) {
+    return { kind: 'remove', reason: 'false on push: there is no pull request' };
+  }
   const filter = /^needs\.([\w-]+)\.outputs\.[\w-]+(?:\s*==\s*'true'|\s*!=\s*'false')?$/.exec(clause);
   if (filter?.[1] !== undefined && context.pathFilterJobs.has(filter[1])) {
     return { kind: 'remove', reason: 'a path filter that could skip the checks' };

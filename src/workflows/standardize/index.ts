@@ -29,9 +29,6 @@ export function standardizeWorkflowText(input: StandardizeInput): StandardizeRes
   const { options } = input;
   const timeout = options.timeoutMinutes ?? DEFAULT_TIMEOUT_MINUTES;
   if (!Number.isInteger(timeout) || timeout <= 0) throw invalidInput('invalid_option', `timeoutMinutes must be a positive integer, got ${timeout}`);
-  if (options.matrixStrategy === 'from-logs' && (options.failedJobNames ?? []).length === 0) {
-    throw invalidInput('invalid_option', 'matrixStrategy from-logs needs failedJobNames');
-  }
   if (options.pinDate !== undefined && Number.isNaN(options.pinDate.getTime())) throw invalidInput('invalid_option', 'pinDate is not a valid date');
   const { doc, root, jobs } = parseWorkflow(input.text, input.path);
   const stepIndex = stepIndexer(jobs);

@@ -32,6 +32,16 @@ describe('analyzeGuard', () => {
     expect(analyzeGuard("github.ref == 'refs/heads/main'", context)).toMatchObject({ kind: 'rewrite', condition: undefined });
   });
 
+  it('removes pull-request-only conditions that are false on push', () => {
+    expect(analyzeGuard("contains(github.event.pull_request.labels.*.name, 'run-slow') && success()", context)).toEqual({
+      kind: 'rewrite',
+      condition: 'success()',
+      removed: [{ clause: "contains(github.event.pull_request.labels.*.name, 'run-slow')", why: 'false on push: there is no pull request' }],
+    });
+    expect(analyzeGuard("!contains(github.event.pull_request.labels.*.name, 'skip-ci')", context)).toEqual({ kind: 'keep' });
+    expect(analyzeGuard('github.event.pull_request.draft == false', context)).toEqual({ kind: 'keep' });
+  });
+
   it('removes path-filter guards only for path-filter jobs', () => {
     expect(analyzeGuard("needs.changes.outputs.src == 'true'", context)).toMatchObject({ kind: 'rewrite', condition: undefined });
     expect(analyzeGuard("needs.build.outputs.src == 'true'", context)).toEqual({ kind: 'keep' });

@@ -36,7 +36,6 @@ describe('standardizeWorkflowText input checks', () => {
 
   it('rejects bad options', () => {
     const text = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pytest\n';
-    expect(invalidCode(() => standardizeWorkflowText({ text, path, options: { matrixStrategy: 'from-logs' } }))).toBe('invalid_option');
     expect(invalidCode(() => standardizeWorkflowText({ text, path, options: { ...first, timeoutMinutes: 0 } }))).toBe('invalid_option');
     expect(invalidCode(() => standardizeWorkflowText({ text, path, options: { ...first, pinDate: new Date('nope') } }))).toBe('invalid_option');
   });
@@ -83,6 +82,14 @@ describe('standardizeWorkflowText options and details', () => {
       '      - run: pytest # run them',
       '',
     ].join('\n'));
+  });
+
+  it('falls back to the first configuration when from-logs has no failed job names', () => {
+    const workflow = 'on: push\njobs:\n  t:\n    runs-on: ubuntu-latest\n    strategy:\n      matrix:\n        py: [a, b]\n    steps:\n      - run: pytest\n';
+    const result = standardizeWorkflowText({ text: workflow, path, options: { matrixStrategy: 'from-logs' } });
+    expect(result.report.find((entry) => entry.action === 'reduced-matrix')?.reason).toBe(
+      'kept py=a (2 → 1 configurations), chosen as no failed job name matched the matrix; fell back to the first configuration',
+    );
   });
 
   it('formats the pin date without milliseconds', () => {
