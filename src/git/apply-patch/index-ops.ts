@@ -37,3 +37,25 @@ export async function updateIndex(git: Git, updates: readonly IndexUpdate[]): Pr
   const input = updates.map((u) => ('remove' in u ? `0 ${zero}\t${u.path}\0` : `${u.mode} ${u.oid}\t${u.path}\0`)).join('');
   await git(['update-index', '-z', '--index-info'], { input });
 }
+
+/** An index entry with its merge stage ('0' unless conflicted). */
+export interface IndexEntry {
+  mode: string;
+  oid: string;
+  stage: string;
+}
+
+/** Reads the whole (small) index with `ls-files -s -z`. */
+export async function readIndex(git: Git): Promise<Map<string, IndexEntry>> {
+  const result = await git(['ls-files', '-s', '-z']);
+  const entries = new Map<string, IndexEntry>();
+  for (const line of result.stdout.toString('utf8').split('\0')) {
+    const tab = line.indexOf('\t');
+    if (tab < 0) continue;
+    const [mode = '', oid = '', stage = '0'] = line.slice(0, tab).split(' ');
+    const file = line.slice(tab + 1);
+    const previous = entries.get(file);
+    if (previous === undefined || stage !== '0') entries.set(file, { mode, oid, stage });
+  }
+  return entries;
+}

@@ -7,7 +7,9 @@ import { fetchObjects, findMissingObjects } from '../objects.js';
 import { runGit, text, type RunGitOptions } from '../run-git.js';
 import { assertCommitSha } from '../validate.js';
 import { diffTrees, type TreeChange } from './diff-trees.js';
-import { lsTree, updateIndex, type IndexUpdate } from './index-ops.js';
+import { editTree, TreeConflictError, type PathState } from './edit-tree.js';
+import { applyToFullIndex, applyToSmallIndex } from './apply-to-index.js';
+import { lsTree, type TreeEntry } from './index-ops.js';
 import { patchPaths } from './patch-paths.js';
 
 export type { TreeChange } from './diff-trees.js';
@@ -83,55 +85,55 @@ export async function applyPatch(options: ApplyPatchOptions): Promise<ApplyResul
     env: { GIT_INDEX_FILE: path.join(workDir, 'index'), GIT_LITERAL_PATHSPECS: '1', ...extra.env },
   });
   try {
-    const base = await git(['cat-file', '-e', `${options.baseSha}^{commit}`], { allowFailure: true });
-    if (base.exitCode !== 0) throw permanent('base_missing', `base commit ${options.baseSha} is not in the mirror`);
-    const baseTree = text(await git(['rev-parse', `${options.baseSha}^{tree}`]));
-    await git(['read-tree', baseTree]);
+    const baseTreeResult = await git(['rev-parse', '--verify', '--quiet', `${options.baseSha}^{tree}`], { allowFailure: true });
+    if (baseTreeResult.exitCode !== 0) throw permanent('base_missing', `base commit ${options.baseSha} is not in the mirror`);
+    const baseTree = text(baseTreeResult);
 
+    // The patch's own changes, as final path states: path -> entry, or null when deleted.
+    const patchStates = new Map<string, PathState>();
+    const baseStates = new Map<string, TreeEntry>();
     const patch = Buffer.isBuffer(options.patch) ? options.patch : Buffer.from(options.patch, 'utf8');
-    const patchFile = path.join(workDir, 'patch.diff');
-    await writeFile(patchFile, patch);
-    const hasPatch = patch.toString('utf8').trim() !== '';
-    let patchedTree = baseTree;
-    if (hasPatch) {
+    if (patch.toString('utf8').trim() !== '') {
+      const patchFile = path.join(workDir, 'patch.diff');
+      await writeFile(patchFile, patch);
       const paths = await patchPaths(git, patchFile);
       if (!paths.ok) return { ok: false, reason: 'patch_failed', message: paths.message };
-      await prefetchBlobs(options, baseTree, paths.paths, paths.preimageOids);
-      const applied = await git(['apply', '--cached', '--3way', '--whitespace=nowarn', patchFile], { allowFailure: true });
-      if (applied.exitCode !== 0) return { ok: false, reason: 'patch_failed', message: applied.stderr.trim() };
-      const unmerged = text(await git(['ls-files', '--unmerged']));
-      if (unmerged !== '') return { ok: false, reason: 'patch_failed', message: `${applied.stderr.trim()}\nconflicts remain`.trim() };
-      patchedTree = text(await git(['write-tree']));
+      const named = await lsTree(git, baseTree, paths.paths);
+      await prefetchBlobs(options, [...named.values()], paths.preimageOids);
+      let applied = await applyToSmallIndex(git, patchFile, paths.paths, named);
+      if (!applied.ok) applied = await applyToFullIndex(git, patchFile, path.join(workDir, 'index'), baseTree);
+      if (!applied.ok) return { ok: false, reason: 'patch_failed', message: applied.message };
+      for (const [file, state] of applied.states) patchStates.set(file, state);
+      for (const [file, entry] of applied.base) baseStates.set(file, entry);
     }
 
-    const patchChanges = await diffTrees(git, baseTree, patchedTree, false);
-    const changedPaths = [...new Set(patchChanges.flatMap((change) => [change.path, ...(change.oldPath === undefined ? [] : [change.oldPath])]))];
+    const changedPaths = [...patchStates.keys()];
     const isProtected = picomatch([...(options.protectedPaths ?? [])], { dot: true });
     const revertedFiles = (options.protectedPaths ?? []).length === 0 ? [] : changedPaths.filter((p) => isProtected(p)).sort();
     const overridePaths = new Set((options.overrides ?? []).map((o) => o.path));
     const overriddenPatchedPaths = changedPaths.filter((p) => overridePaths.has(p)).sort();
 
-    const updates: IndexUpdate[] = [];
-    if (revertedFiles.length > 0) {
-      const baseEntries = await lsTree(git, baseTree, revertedFiles);
-      for (const file of revertedFiles) {
-        const entry = baseEntries.get(file);
-        updates.push(entry === undefined ? { path: file, remove: true } : { path: file, mode: entry.mode, oid: entry.oid });
-      }
+    const finalStates = new Map(patchStates);
+    for (const file of revertedFiles) {
+      const entry = baseStates.get(file);
+      finalStates.set(file, entry === undefined ? null : { mode: entry.mode, oid: entry.oid });
     }
     for (const override of options.overrides ?? []) {
       assertRepoPath(override.path);
       if (override.content === null) {
-        updates.push({ path: override.path, remove: true });
+        finalStates.set(override.path, null);
         continue;
       }
       const oid = text(await git(['hash-object', '-w', '--stdin'], { input: override.content }));
-      updates.push({ path: override.path, mode: override.mode ?? '100644', oid });
+      finalStates.set(override.path, { mode: override.mode ?? '100644', oid });
     }
-    const treeSha = updates.length === 0 ? patchedTree : await (async () => {
-      await updateIndex(git, updates);
-      return text(await git(['write-tree']));
-    })();
+    let treeSha: string;
+    try {
+      treeSha = await editTree(git, workDir, baseTree, finalStates);
+    } catch (error) {
+      if (error instanceof TreeConflictError) return { ok: false, reason: 'patch_failed', message: error.message };
+      throw error;
+    }
 
     const stamp = `@${Math.floor(options.date.getTime() / 1000)} +0000`;
     const commitSha = text(await git(['commit-tree', treeSha, '-p', options.baseSha, '-F', '-'], {
@@ -149,11 +151,9 @@ export async function applyPatch(options: ApplyPatchOptions): Promise<ApplyResul
 }
 
 /** Fetches, in one round trip, the base blobs of the paths the patch touches and its recorded preimages. */
-async function prefetchBlobs(options: ApplyPatchOptions, baseTree: string, paths: readonly string[], preimages: readonly string[]): Promise<void> {
+async function prefetchBlobs(options: ApplyPatchOptions, entries: readonly TreeEntry[], preimages: readonly string[]): Promise<void> {
   const objectOptions = { gitBinary: options.gitBinary, timeoutMs: options.timeoutMs };
-  const git = (args: readonly string[]): ReturnType<typeof runGit> => runGit(args, { gitDir: options.gitDir, ...objectOptions, env: { GIT_LITERAL_PATHSPECS: '1' } });
-  const entries = paths.length === 0 ? new Map() : await lsTree(git, baseTree, paths);
-  const baseBlobs = [...entries.values()].filter((e) => e.type === 'blob').map((e) => e.oid);
+  const baseBlobs = entries.filter((e) => e.type === 'blob').map((e) => e.oid);
   const missingBase = await findMissingObjects(options.gitDir, baseBlobs, objectOptions);
   await fetchObjects(options.gitDir, missingBase, objectOptions);
   // Preimages only matter for the 3-way fallback; they may be unknown upstream: best effort.

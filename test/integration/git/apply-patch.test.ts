@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyPatch, type ApplyPatchOptions } from '../../../src/git/apply-patch/index.js';
 import { createMirrorCache } from '../../../src/git/mirror-cache.js';
@@ -93,7 +94,7 @@ describe('applyPatch', () => {
     expect(patch).toContain('rename from tests/test_app.py');
     expect(patch).toContain('old mode 100755');
     const result = await apply(patch);
-    expect(result.ok).toBe(true);
+    expect(result).toMatchObject({ ok: true });
     if (!result.ok) return;
     const byPath = Object.fromEntries(result.changes.map((c) => [c.path, c]));
     expect(byPath['tests/test_math.py']).toMatchObject({ status: 'R', oldPath: 'tests/test_app.py', similarity: 100 });
@@ -103,6 +104,38 @@ describe('applyPatch', () => {
     expect(await tree(result.commitSha, 'scripts/run.sh')).toMatch(/^100644 /);
     expect(await tree(result.commitSha, 'README.md')).toBeNull();
     expect(await tree(result.commitSha, 'tests/test_app.py')).toBeNull();
+  });
+
+  it('replaces a file with a directory and back', async () => {
+    const patch = await patchFrom(shaFail, { files: { 'scripts/run.sh': null, 'README.md': null, 'scripts/run.sh/inner.txt': 'inner\n', 'README.md/x': 'x\n' } });
+    const result = await apply(patch);
+    expect(result).toMatchObject({ ok: true });
+    if (!result.ok) return;
+    expect((await readFileAt(gitDir, result.commitSha, 'scripts/run.sh/inner.txt'))?.toString('utf8')).toBe('inner\n');
+    expect(await tree(result.commitSha, 'README.md')).toMatch(/^040000 tree /);
+    const fsck = await runGit(['fsck', '--connectivity-only', '--no-progress'], { gitDir, allowFailure: true });
+    expect(fsck.exitCode).toBe(0);
+  });
+
+  it('builds the same tree through the small index as through a full index', async () => {
+    const patch = await patchFrom(shaFail, {
+      renames: { 'src/app.py': 'lib/app.py' },
+      files: { 'assets/logo.bin': binaryContent(9), 'scripts/run.sh': { content: '#!/bin/sh\necho changed\n', mode: '100755' }, 'deep/a/b/c.txt': 'c\n', '.github/workflows/lint.yml': null },
+    });
+    const result = await apply(patch);
+    expect(result).toMatchObject({ ok: true });
+    if (!result.ok) return;
+    const work = await makeTempDir();
+    try {
+      const env = { GIT_INDEX_FILE: path.join(work, 'index') };
+      await runGit(['read-tree', shaFail], { gitDir, env });
+      await writeFile(path.join(work, 'p.diff'), patch);
+      await runGit(['apply', '--cached', path.join(work, 'p.diff')], { gitDir, env });
+      const reference = (await runGit(['write-tree'], { gitDir, env })).stdout.toString('utf8').trim();
+      expect(result.treeSha).toBe(reference);
+    } finally {
+      await removeDir(work);
+    }
   });
 
   it('reports a patch that does not apply with git\'s own message', async () => {
