@@ -1,3 +1,7 @@
+-- AlterTable
+ALTER TABLE "Submission" ADD COLUMN     "parentSubmissionId" UUID,
+ADD COLUMN     "subtaskId" TEXT;
+
 -- CreateTable
 CREATE TABLE "InstanceTestSet" (
     "instanceId" TEXT NOT NULL,
@@ -41,6 +45,9 @@ CREATE TABLE "TrackRound" (
 
     CONSTRAINT "TrackRound_pkey" PRIMARY KEY ("id")
 );
+
+-- CreateIndex
+CREATE INDEX "Submission_parentSubmissionId_idx" ON "Submission"("parentSubmissionId");
 
 -- CreateIndex
 CREATE INDEX "Track_instanceId_idx" ON "Track"("instanceId");
