@@ -1,164 +1,16 @@
-import { execFile } from 'node:child_process';
-import { homedir } from 'node:os';
-import { promisify } from 'node:util';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CiEvent, WorkflowJobEvent } from '../domain/ci-events.js';
-import { isAppError } from '../errors.js';
-import type { ContextValue, EvalEnv } from './expressions.js';
-import { evaluateCondition, interpolate, interpolateDeep } from './expressions.js';
-import { runJob } from './job-runner/index.js';
-import type { JobInput } from './job-runner/job-state.js';
-import type { MatrixCombo } from './matrix.js';
-import { expandMatrix, matrixJobName } from './matrix.js';
-import type { ArtifactResult, JobResult, RunWorkflowOptions, RunWorkflowResult } from './types.js';
-import type { JobDef, WorkflowDef } from './workflow-model.js';
-import { parseWorkflow } from './workflow-model.js';
-import { inlineReusableWorkflows } from './reusable-workflows.js';
-
-const execFileAsync = promisify(execFile);
-
-/** A file of the run's commit, or null when absent (or the source is not a local git directory). */
-async function readCommitFile(gitDir: string, sha: string, path: string): Promise<string | null> {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(gitDir)) return null;
-  try {
-    const { stdout } = await execFileAsync('git', ['show', `${sha}:${path}`], { cwd: gitDir, maxBuffer: 8 * 1024 * 1024 });
-    return stdout;
-  } catch {
-    return null;
-  }
-}
-
-const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
-
-type KeyOutcome = {
-  result: 'success' | 'failure' | 'cancelled' | 'skipped';
-  outputs: Record<string, string>;
-};
-
-function runUrl(options: RunWorkflowOptions, jobId?: string): string | null {
-  if (options.htmlBaseUrl === undefined) return null;
-  const run = `${options.htmlBaseUrl.replace(/\/+$/, '')}/${options.repo.fullName}/actions/runs/${options.runId}`;
-  return jobId === undefined ? run : `${run}/job/${jobId}`;
-}
-
-/** A counting semaphore for the job concurrency limit. */
-function semaphore(limit: number): { acquire: () => Promise<void>; release: () => void } {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return {
-    acquire: () =>
-      new Promise<void>((resolve) => {
-        if (active < limit) {
-          active += 1;
-          resolve();
-        } else waiting.push(resolve);
-      }),
-    release: () => {
-      const next = waiting.shift();
-      if (next === undefined) active -= 1;
-      else next();
-    },
-  };
-}
-
-/**
- * Runs a workflow for one commit on this host (no Docker), like GitHub Actions would: jobs in `needs`
- * order, matrix legs, `if:` with GitHub's expression engine, logs in GitHub's raw format, progress
- * as normalized CI events. The per-run working directory is removed afterwards.
- */
-export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkflowResult> {
-  const workflow = await inlineReusableWorkflows(parseWorkflow(options.workflow.text, options.workflow.path), (path) =>
-    readCommitFile(options.repo.gitDir, options.sha, path),
-  );
-  const now = options.now ?? (() => new Date());
-  const iso = (): string => now().toISOString();
-  const signal = options.signal ?? new AbortController().signal;
-  const runnerName = options.runnerName ?? 'ci-replay-local';
-  mkdirSync(options.workRoot, { recursive: true });
-  mkdirSync(options.logsDir, { recursive: true });
-  mkdirSync(options.artifactsDir, { recursive: true });
-  const runDir = mkdtempSync(join(options.workRoot, `run-${options.runId}-${options.runAttempt}-`));
-  const artifacts = new Map<string, ArtifactResult>();
-  const jobs: JobResult[] = [];
-  const runStartedAt = iso();
-  const emit = async (event: CiEvent): Promise<void> => {
-    try {
-      await options.onEvent(event);
-    } catch (error) {
-      options.logger.warn({ err: error, kind: event.kind, status: event.status }, 'executor event callback failed');
-    }
-  };
-  const runEvent = (status: 'requested' | 'in_progress' | 'completed', conclusion: RunWorkflowResult['conclusion'] | null): CiEvent => ({
-    kind: 'workflow_run', repoFullName: options.repo.fullName, runId: options.runId, runAttempt: options.runAttempt,
-    headSha: options.sha, headBranch: options.ref.startsWith('refs/heads/') ? options.ref.slice(11) : null,
-    name: workflow.name, path: options.workflow.path, event: options.eventName ?? 'push', status, conclusion,
-    htmlUrl: runUrl(options), runStartedAt, updatedAt: iso(),
-  });
-  const home = options.hostEnv?.HOME ?? homedir();
-  const baseEnv: Record<string, string> = {
-    PATH: options.hostEnv?.PATH ?? DEFAULT_PATH,
-    HOME: home,
-    LANG: options.hostEnv?.LANG ?? 'C.UTF-8',
-    USER: 'runner',
-    SHELL: '/bin/bash',
-    TERM: 'dumb',
-  };
-  options.logger.info({ runId: options.runId, jobs: workflow.jobs.length }, 'executor run started');
-  await emit(runEvent('requested', null));
-  await emit(runEvent('in_progress', null));
-  const pool = semaphore(Math.max(1, options.maxParallelJobs ?? 4));
-  const done = new Map<string, KeyOutcome>();
-  const started = new Set<string>();
-  const running = new Map<string, Promise<void>>();
-
-  const context = {
-    options, workflow, runDir, artifacts, baseEnv, runnerName, now, signal, pool, emit,
-    pythonVersionsDirs: options.pythonVersionsDirs ?? [join(home, '.pyenv', 'versions')],
-  };
-  try {
-    while (done.size < workflow.jobs.length) {
-      for (const job of workflow.jobs) {
-        if (started.has(job.key) || !job.needs.every((n) => done.has(n))) continue;
-        started.add(job.key);
-        const promise = runKey(context, job, done).then((outcome) => {
-          jobs.push(...outcome.results);
-          done.set(job.key, outcome.key);
-          running.delete(job.key);
-        });
-        running.set(job.key, promise);
-      }
-      await Promise.race(running.values());
-    }
-  } finally {
-    rmSync(runDir, { recursive: true, force: true });
-  }
-  const counted = [...done.values()];
-  const conclusion = counted.some((o) => o.result === 'failure')
-    ? 'failure'
-    : signal.aborted || counted.some((o) => o.result === 'cancelled')
-      ? 'cancelled'
-      : 'success';
-  await emit(runEvent('completed', conclusion));
-  options.logger.info({ runId: options.runId, conclusion }, 'executor run completed');
-  const order = new Map(workflow.jobs.map((j, i) => [j.key, i]));
-  jobs.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
-  return { conclusion, jobs, artifacts: [...artifacts.values()] };
-}
-
-type RunContext = {
-  options: RunWorkflowOptions;
-  workflow: WorkflowDef;
-  runDir: string;
-  artifacts: Map<string, ArtifactResult>;
-  baseEnv: Record<string, string>;
-  runnerName: string;
-  now: () => Date;
-  signal: AbortSignal;
-  pool: ReturnType<typeof semaphore>;
-  emit: (event: CiEvent) => Promise<void>;
-  pythonVersionsDirs: string[];
-};
+import type { WorkflowJobEvent } from '../../domain/ci-events.js';
+import { isAppError } from '../../errors.js';
+import type { ContextValue, EvalEnv } from '../expressions.js';
+import { evaluateCondition, interpolate, interpolateDeep } from '../expressions.js';
+import { runJob } from '../job-runner/index.js';
+import type { JobInput } from '../job-runner/job-state.js';
+import type { MatrixCombo } from '../matrix.js';
+import { expandMatrix, matrixJobName } from '../matrix.js';
+import type { JobResult } from '../types.js';
+import type { JobDef } from '../workflow-model.js';
+import type { KeyOutcome, RunContext } from './run-context.js';
+import { runUrl } from './run-context.js';
 
 function notRun(ctx: RunContext, job: JobDef, conclusion: 'skipped' | 'cancelled'): JobResult {
   return {
@@ -168,7 +20,7 @@ function notRun(ctx: RunContext, job: JobDef, conclusion: 'skipped' | 'cancelled
 }
 
 /** Runs every leg of one workflow job (`jobs.<key>`) and aggregates the result `needs` sees. */
-async function runKey(ctx: RunContext, job: JobDef, done: Map<string, KeyOutcome>): Promise<{ key: KeyOutcome; results: JobResult[] }> {
+export async function runKey(ctx: RunContext, job: JobDef, done: Map<string, KeyOutcome>): Promise<{ key: KeyOutcome; results: JobResult[] }> {
   const { options } = ctx;
   const needs: Record<string, KeyOutcome> = Object.fromEntries(
     job.needs.map((n): [string, KeyOutcome] => [

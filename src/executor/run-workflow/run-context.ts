@@ -1,0 +1,48 @@
+import type { CiEvent } from '../../domain/ci-events.js';
+import type { ArtifactResult, RunWorkflowOptions } from '../types.js';
+import type { WorkflowDef } from '../workflow-model.js';
+
+export type KeyOutcome = {
+  result: 'success' | 'failure' | 'cancelled' | 'skipped';
+  outputs: Record<string, string>;
+};
+
+export function runUrl(options: RunWorkflowOptions, jobId?: string): string | null {
+  if (options.htmlBaseUrl === undefined) return null;
+  const run = `${options.htmlBaseUrl.replace(/\/+$/, '')}/${options.repo.fullName}/actions/runs/${options.runId}`;
+  return jobId === undefined ? run : `${run}/job/${jobId}`;
+}
+
+/** A counting semaphore for the job concurrency limit. */
+export function semaphore(limit: number): { acquire: () => Promise<void>; release: () => void } {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    acquire: () =>
+      new Promise<void>((resolve) => {
+        if (active < limit) {
+          active += 1;
+          resolve();
+        } else waiting.push(resolve);
+      }),
+    release: () => {
+      const next = waiting.shift();
+      if (next === undefined) active -= 1;
+      else next();
+    },
+  };
+}
+
+export type RunContext = {
+  options: RunWorkflowOptions;
+  workflow: WorkflowDef;
+  runDir: string;
+  artifacts: Map<string, ArtifactResult>;
+  baseEnv: Record<string, string>;
+  runnerName: string;
+  now: () => Date;
+  signal: AbortSignal;
+  pool: ReturnType<typeof semaphore>;
+  emit: (event: CiEvent) => Promise<void>;
+  pythonVersionsDirs: string[];
+};
