@@ -1,3 +1,24 @@
+/**
+ * Local workflow executor: runs a (standardized) GitHub Actions workflow for one commit on this host,
+ * without Docker, and reports it the way GitHub does (normalized workflow_run / workflow_job events,
+ * raw logs in GitHub's format, step lists with the synthetic "Set up job" / "Complete job" steps).
+ *
+ * Choices where GitHub cannot be copied exactly:
+ * - Each job gets a fresh directory under `<workRoot>/run-<id>-<attempt>-*` (removed after the run);
+ *   `actions/checkout` makes a `--shared` clone of the commit there (full history, whatever fetch-depth says).
+ * - Steps run with a clean environment (PATH/HOME/LANG from `hostEnv` or defaults, plus `env`), each in its
+ *   own process group; on step timeout, job timeout or cancel the group gets SIGTERM then SIGKILL after
+ *   `killGraceMs`; every group the job started is SIGKILLed when the job ends ("Cleaning up orphan processes").
+ *   A process that calls setsid() escapes this.
+ * - Past `outputCapBytes` the job log gets one `##[warning]Log truncated ...` line and further output is
+ *   discarded; the step keeps running and workflow commands (outputs, masks, annotations) are still honoured.
+ * - A step over its `timeout-minutes` fails (`The action '<name>' has timed out after N minutes.`); a job over its
+ *   `timeout-minutes` is cancelled (as GitHub reports it) and `JobResult.timedOut` says why.
+ * - Jobs skipped because of `needs`/`if` get an id and a result but no events and no log, as on GitHub.
+ * - Unsupported syntax (services, container, remote reusable workflows, other actions) fails the job or
+ *   step with an explicit `##[error]` message; local reusable workflows (`uses: ./.github/workflows/x.yml`) are
+ *   inlined as `<caller> / <job>` jobs.
+ */
 export { runWorkflow } from './run-workflow/index.js';
 export type { Annotation, ArtifactResult, JobConclusion, JobResult, RunWorkflowOptions, RunWorkflowResult } from './types.js';
 export { parseWorkflow } from './workflow-model.js';
