@@ -13,6 +13,18 @@ export const startsWithTimestamp = (text: string): boolean => {
   return c >= 48 && c <= 57 && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 84 && TIMESTAMP.test(text);
 };
 
+/** Length of the `<timestamp> ` prefix of a raw line (0 when it has none). */
+export function timestampLength(text: string): number {
+  const c = text.charCodeAt(0);
+  if (c < 48 || c > 57 || text.charCodeAt(4) !== 45 || text.charCodeAt(10) !== 84) return 0;
+  if (text.charCodeAt(27) === 90) {
+    if (text.length === 28) return 28;
+    if (text.charCodeAt(28) === 32) return 29;
+  }
+  const m = TIMESTAMP.exec(text);
+  return m === null ? 0 : m[0].length;
+}
+
 /** Strips the timestamp prefix and ANSI codes of one raw log line. */
 export function normalizeLine(raw: string): NormalizedLine {
   let text = raw;

@@ -1,5 +1,6 @@
+import { detach } from './detach.js';
 import { mapSteps } from './map-steps.js';
-import { normalizeLine, splitGhRunViewLine } from './normalize-line.js';
+import { normalizeLine, splitGhRunViewLine, timestampLength } from './normalize-line.js';
 import { readLines } from './read-lines.js';
 import type { Rule } from './rules/rule.js';
 import { LIMITS, LineRing, applyRules, compileRules, feedPending, newStep, type StepBuilder } from './scanner.js';
@@ -7,115 +8,105 @@ import type { LogInput, LogLayout, LogLine, ParsedLog, ParsedStep, StepInput } f
 
 export interface ParseLogOptions {
   steps?: StepInput[];
-  /** Rules run on every step's output in the same pass (the classifier passes its table). */
+  /** Rules run on the output of every step that printed `##[error]` (the classifier passes its table). */
   rules?: readonly Rule[];
 }
 
 const EXIT_CODE = /^Process completed with exit code (\d+)\./;
-const SHELL_LINE = /^shell: /;
+const HASH = 35;
 
 /**
  * Parses a GitHub job log in one streaming pass: splits it into steps (`##[group]Run ...` blocks, the job's
- * set-up and clean-up), records `##[error]` lines and exit codes, runs the given rules on step output, and maps
- * the blocks onto the job's step list when one is given. Memory is bounded whatever the log's size.
+ * set-up and clean-up), records `##[error]` lines and exit codes, runs the given rules on the output of failing
+ * steps, and maps the blocks onto the job's step list when one is given.
+ *
+ * Memory stays bounded whatever the log's size: each step keeps only its last lines (LIMITS.tailLines /
+ * LIMITS.tailChars) until it ends, and rules read that window of a step that failed; tools print what failed
+ * last (test summaries, linter reports, the traceback that ended a process).
  */
 export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Promise<ParsedLog> {
   const rules = opts.rules ?? [];
   const reader = readLines(input);
-  const builders: StepBuilder[] = [];
+  const steps: ParsedStep[] = [];
   const errorLines: LogLine[] = [];
-  const ring = new LineRing();
   let layout: LogLayout | undefined;
   let lineNo = 0;
   let step = newStep('Set up job', 1);
-  step.rules = compileRules(rules, '');
-  builders.push(step);
 
+  const finish = (): void => {
+    if (step.lineCount > 0) steps.push(finishStep(step, steps.length, rules));
+  };
   const startStep = (title: string, command: string, inHeader: boolean, ghStep?: string): void => {
-    finishStep(step);
+    finish();
     step = newStep(title, lineNo, command);
     step.inHeader = inHeader;
     if (ghStep !== undefined) step.ghStep = ghStep;
-    if (!inHeader) step.rules = compileRules(rules, command);
-    builders.push(step);
   };
 
   for await (const batch of reader.batches) {
     for (const raw of batch) {
       lineNo++;
       let body = raw;
-      let ghStep: string | undefined;
-      if (layout === undefined && raw.length > 0) {
-        layout = splitGhRunViewLine(raw) !== undefined ? 'gh-run-view' : 'raw';
-      }
+      if (layout === undefined && raw.length > 0) layout = splitGhRunViewLine(raw) !== undefined ? 'gh-run-view' : 'raw';
       if (layout === 'gh-run-view') {
         const split = splitGhRunViewLine(raw);
         if (split !== undefined) {
           body = split.rest;
-          ghStep = split.step;
+          if (step.ghStep !== split.step) {
+            if (step.lineCount === 0) {
+              step.title = split.step;
+              step.ghStep = split.step;
+            } else {
+              startStep(split.step, '', false, split.step);
+            }
+          }
         }
       }
-      const { text, timestamp } = normalizeLine(body);
-      if (ghStep !== undefined && step.ghStep !== ghStep) {
-        if (step.lineCount === 0) {
-          step.title = ghStep;
-          step.ghStep = ghStep;
-        } else {
-          startStep(ghStep, '', false, ghStep);
-        }
-      }
-      if (text.startsWith('##[')) {
+      const off = timestampLength(body);
+      if (body.charCodeAt(off) === HASH && body.startsWith('##[', off)) {
+        const text = normalizeLine(body).text;
         if (text.startsWith('##[group]Run ')) {
           const command = text.slice(13);
-          if (layout === 'gh-run-view' && step.command === '' && step.startLine === lineNo) {
+          if (layout === 'gh-run-view' && step.command === '' && step.lineCount === 0) {
             step.command = command;
             step.inHeader = true;
-            step.rules = undefined;
           } else {
-            startStep(`Run ${command}`, command, true, ghStep);
+            startStep(`Run ${command}`, command, true);
           }
         } else if (text.startsWith('##[endgroup]')) {
-          if (step.inHeader) {
-            step.inHeader = false;
-            step.rules = compileRules(rules, step.command);
-          }
+          step.inHeader = false;
         } else if (text.startsWith('##[error]')) {
           const message = text.slice(9);
           step.hasError = true;
+          step.inHeader = false;
           const code = EXIT_CODE.exec(message);
           if (code !== null) step.exitCode = Number(code[1]);
-          if (step.errorLines.length < LIMITS.errorLinesPerStep) step.errorLines.push({ line: lineNo, text: message });
-          if (errorLines.length < LIMITS.errorLinesTotal) errorLines.push({ line: lineNo, text: message });
-          if (step.inHeader) {
-            step.inHeader = false;
-            step.rules = compileRules(rules, step.command);
-          }
-          feedPending(step, lineNo, text);
-          applyRules(step, lineNo, text, ring);
-          ring.push(lineNo, text);
+          if (step.errorLines.length < LIMITS.errorLinesPerStep) step.errorLines.push({ line: lineNo, text: detach(message) });
+          if (errorLines.length < LIMITS.errorLinesTotal) errorLines.push({ line: lineNo, text: detach(message) });
+          step.tail.push(lineNo, body);
+        } else if (!step.inHeader) {
+          step.tail.push(lineNo, body);
         }
       } else if (step.inHeader) {
-        if (SHELL_LINE.test(text)) step.commandClosed = true;
+        const text = normalizeLine(body).text;
+        if (text.startsWith('shell: ')) step.commandClosed = true;
         else if (!step.commandClosed && step.command.length < LIMITS.commandChars) step.command += `\n${text}`;
-      } else if (text === 'Post job cleanup.' && layout !== 'gh-run-view') {
+      } else if (layout !== 'gh-run-view' && body.startsWith('Post job cleanup.', off) && body.length === off + 17) {
         startStep('Post job cleanup', '', false);
-      } else if (text.startsWith('Cleaning up orphan processes') && layout !== 'gh-run-view') {
+      } else if (layout !== 'gh-run-view' && body.startsWith('Cleaning up orphan processes', off)) {
         startStep('Complete job', '', false);
       } else {
-        feedPending(step, lineNo, text);
-        applyRules(step, lineNo, text, ring);
-        ring.push(lineNo, text);
+        step.tail.push(lineNo, body);
       }
-      if (timestamp !== undefined) {
-        if (step.startedAt === undefined) step.startedAt = timestamp;
-        step.completedAt = timestamp;
+      if (off > 0) {
+        if (step.startedAt === undefined) step.startedAt = detach(body.slice(0, off).trimEnd());
+        step.lastStamped = body;
       }
       step.endLine = lineNo;
       step.lineCount++;
     }
   }
-  finishStep(step);
-  const steps = builders.filter((b) => b.lineCount > 0).map((b, i) => toParsedStep(b, i));
+  finish();
   mapSteps(steps, opts.steps);
   return {
     layout: layout ?? 'plain',
@@ -127,23 +118,35 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
   };
 }
 
-function finishStep(step: StepBuilder): void {
-  step.pending = [];
-}
-
-function toParsedStep(b: StepBuilder, index: number): ParsedStep {
+/** Ends a step: runs the rules over the kept output of a step that printed `##[error]`. */
+function finishStep(b: StepBuilder, index: number, rules: readonly Rule[]): ParsedStep {
+  if (b.hasError && rules.length > 0) {
+    const compiled = compileRules(rules, b.command);
+    const ring = new LineRing();
+    for (const [line, raw] of b.tail.entries()) {
+      const text = normalizeLine(raw).text;
+      feedPending(b, line, text);
+      applyRules(b, compiled, line, text, ring);
+      ring.push(line, text);
+    }
+  }
   const step: ParsedStep = {
     index,
-    title: b.title,
-    command: b.command,
+    title: detach(b.title),
+    command: detach(b.command),
     startLine: b.startLine,
     endLine: b.endLine,
     errorLines: b.errorLines,
     failed: b.hasError,
-    hits: [...b.hits.values()],
+    hits: [...b.hits.values()].map((hit) => ({
+      ...hit,
+      evidence: hit.evidence.map((e) => ({ ...e, text: detach(e.text) })),
+      findings: hit.findings.map((f) => ({ ...f, path: detach(f.path), message: detach(f.message) })),
+    })),
   };
   if (b.startedAt !== undefined) step.startedAt = b.startedAt;
-  if (b.completedAt !== undefined) step.completedAt = b.completedAt;
+  const lastOff = b.lastStamped === undefined ? 0 : timestampLength(b.lastStamped);
+  if (b.lastStamped !== undefined && lastOff > 0) step.completedAt = detach(b.lastStamped.slice(0, lastOff).trimEnd());
   if (b.exitCode !== undefined) step.exitCode = b.exitCode;
   return step;
 }

@@ -1,7 +1,11 @@
 import type { Rule, RuleState } from './rules/rule.js';
+import { TailBuffer } from './tail-buffer.js';
 import type { Evidence, LogLine, RuleHit } from './types.js';
 
 export const LIMITS = {
+  /** Rules read the last lines of a failing step: at most this many lines and characters. */
+  tailLines: 10_000,
+  tailChars: 1024 * 1024,
   commandChars: 4000,
   errorLinesPerStep: 50,
   errorLinesTotal: 200,
@@ -22,11 +26,13 @@ export interface StepBuilder {
   startLine: number;
   endLine: number;
   startedAt?: string;
+  /** The last line that carried a timestamp (its prefix is cut out when the step ends). */
+  lastStamped?: string;
   completedAt?: string;
+  tail: TailBuffer;
   errorLines: LogLine[];
   exitCode?: number;
   hasError: boolean;
-  rules?: CompiledRules;
   hits: Map<string, RuleHit>;
   findingCount: number;
   state: RuleState;
@@ -49,6 +55,7 @@ export function newStep(title: string, startLine: number, command = ''): StepBui
     startLine,
     endLine: startLine,
     errorLines: [],
+    tail: new TailBuffer(LIMITS.tailLines, LIMITS.tailChars),
     hasError: false,
     hits: new Map(),
     findingCount: 0,
@@ -102,14 +109,17 @@ export function feedPending(step: StepBuilder, line: number, text: string): void
 }
 
 /** Runs the step's rules on one output line; the first matching rule wins. */
-export function applyRules(step: StepBuilder, line: number, text: string, ring: LineRing): void {
-  const compiled = step.rules;
-  if (compiled === undefined || compiled.prefilter === undefined) return;
+export function applyRules(step: StepBuilder, compiled: CompiledRules, line: number, text: string, ring: LineRing): void {
+  if (compiled.prefilter === undefined) return;
   for (const rule of compiled.headers) {
     const h = (rule.headerPattern as RegExp).exec(text);
-    if (h !== null && h[1] !== undefined) {
-      step.state.header = h[2] === undefined ? { path: h[1] } : { path: h[1], line: Number(h[2]) };
-    }
+    if (h === null) continue;
+    // The first group that took part names the path, the next one the line (patterns may be alternations).
+    const at = h.findIndex((group, i) => i > 0 && group !== undefined);
+    const path = at > 0 ? h[at] : undefined;
+    if (path === undefined) continue;
+    const line = h[at + 1];
+    step.state.header = line === undefined ? { path } : { path, line: Number(line) };
   }
   if (!compiled.prefilter.test(text)) return;
   for (const rule of compiled.rules) {

@@ -17,7 +17,7 @@ const wholeFile =
     return file === undefined ? undefined : { path: file.trim(), line: 1, message };
   };
 
-const PY_FILE_HEADER = /^(?:E\s+)?\s*File "([^"]+)", line (\d+)/;
+const PY_FILE_HEADER = /^(?:E\s+)?\s*File "([^"]+)", line (\d+)|^(\S+\.py):(\d+): in /;
 
 /** Python tools: pytest/unittest, flake8, ruff, pylint, black, isort, mypy, pyright, pydocstyle, pip. */
 export const PYTHON_RULES: Rule[] = [
@@ -83,7 +83,7 @@ export const PYTHON_RULES: Rule[] = [
     headerPattern: PY_FILE_HEADER,
     findingParser: headerFinding(1),
     context: { before: 2 },
-    example: { command: 'python -m pytest', lines: ["E   ModuleNotFoundError: No module named 'requests'"] },
+    example: { command: 'python -m pytest', lines: ['app/client.py:1: in <module>', '    import requests', "E   ModuleNotFoundError: No module named 'requests'"] },
   },
   // Resolver conflicts.
   {

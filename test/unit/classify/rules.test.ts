@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { classifyJob } from '../../../src/classify/index.js';
+import { RULES } from '../../../src/classify/rules/index.js';
+
+const stamp = (i: number): string => `2025-04-07T12:57:${String(10 + (i % 50)).padStart(2, '0')}.2943173Z`;
+
+/** A one-step job log that runs the rule's example command and prints its example output, then fails. */
+function exampleLog(command: string, lines: string[]): string {
+  const body = [
+    `##[group]Run ${command}`,
+    command,
+    'shell: /usr/bin/bash -e {0}',
+    '##[endgroup]',
+    ...lines,
+    ...(lines.some((line) => line.startsWith('##[error]')) ? [] : ['##[error]Process completed with exit code 1.']),
+  ];
+  return body.map((text, i) => `${stamp(i)} ${text}`).join('\n');
+}
+
+describe('rule table', () => {
+  it('has unique ids and flag-free patterns that can be joined into one prefilter', () => {
+    const ids = RULES.map((rule) => rule.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const rule of RULES) {
+      expect(rule.linePattern.flags, rule.id).toBe('');
+      expect(rule.linePattern.source, rule.id).not.toContain('(?<');
+    }
+  });
+
+  it.each(RULES.map((rule) => [rule.id, rule] as const))('%s labels its example output', async (_id, rule) => {
+    const result = await classifyJob({ log: exampleLog(rule.example.command, rule.example.lines) });
+    const label = result.labels.find((l) => l.type === rule.type);
+    expect(label, `labels: ${result.labels.map((l) => l.type).join(', ')}`).toBeDefined();
+    expect(label?.evidence.some((e) => e.rule === rule.id)).toBe(true);
+    expect(label?.stepName).toBe(`Run ${rule.example.command}`);
+    if (rule.findingParser !== undefined) {
+      expect(label?.findings.some((f) => f.rule === rule.id && f.path.length > 0 && f.line > 0), 'a finding').toBe(true);
+    }
+  });
+
+  it('ignores the same output when the step succeeded', async () => {
+    for (const rule of RULES.filter((r) => r.fallback !== true && !r.example.lines.some((l) => l.startsWith('##[error]')))) {
+      const log = exampleLog(rule.example.command, rule.example.lines).replace(/\n[^\n]*##\[error\]Process completed[^\n]*$/, '');
+      const result = await classifyJob({ log });
+      expect(result.labels, rule.id).toEqual([]);
+    }
+  });
+});
