@@ -95,14 +95,14 @@ describe('simulator fault injection', () => {
   });
 
   it('authenticates like GitHub: expired tokens, foreign JWT keys and over-long JWTs are 401', async () => {
-    const shortLived = await startGithubSim({ tokenTtlMs: 100 });
+    const shortLived = await startGithubSim({ tokenTtlMs: 400 });
     try {
       const installation = shortLived.createInstallation({ account: 'org' });
-      const t = shortLived.installationToken(installation.id);
       await shortLived.createRepo({ owner: 'org', name: 'r', private: true, files: { 'a.txt': 'a' } });
+      const t = shortLived.installationToken(installation.id);
       expect((await fetch(`${shortLived.url}/repos/org/r`, { headers: { authorization: `token ${t}` } })).status).toBe(200);
       expect((await fetch(`${shortLived.url}/repos/org/r`)).status).toBe(404);
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await new Promise((resolve) => setTimeout(resolve, 450));
       const expired = await fetch(`${shortLived.url}/repos/org/r`, { headers: { authorization: `Bearer ${t}` } });
       expect(expired.status).toBe(401);
       expect(await expired.json()).toMatchObject({ message: 'Bad credentials' });

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGithubSim, type GithubSim } from '../../support/github-sim/index.js';
 import { startWebhookReceiver, waitFor, type WebhookReceiver } from '../../support/github-sim/webhook-receiver.js';
@@ -140,5 +141,29 @@ describe('plain git push to the simulator', () => {
     await gitIn(clone, ['-c', `http.extraHeader=Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`, 'push', '-q', 'origin', 'HEAD:refs/heads/ci-replay/plain']);
     await waitFor(() => [...sim.state.runs.values()].find((r) => r.headBranch === 'ci-replay/plain'));
     await sim.idle();
+    expect(sim.counters.get('POST /{owner}/{repo}.git/git-receive-pack')).toBeGreaterThanOrEqual(2);
+    expect(sim.counters.get('GET /{owner}/{repo}.git/info/refs?service=git-upload-pack')).toBeGreaterThanOrEqual(2);
+  });
+
+  it('accepts gzip request bodies on git-upload-pack and on the REST API', async () => {
+    const token = sim.installationToken(installationId);
+    const basic = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+    const sha = [...sim.state.runs.values()][0]?.headSha ?? '';
+    const want = `want ${sha}\n`;
+    const request = `${(want.length + 4).toString(16).padStart(4, '0')}${want}00000009done\n`;
+    const pack = await fetch(`${sim.gitUrl('bench', 'demo')}/git-upload-pack`, {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/x-git-upload-pack-request', 'content-encoding': 'gzip' },
+      body: gzipSync(request),
+    });
+    expect(pack.status).toBe(200);
+    const bytes = Buffer.from(await pack.arrayBuffer());
+    expect(bytes.includes(Buffer.from('PACK'))).toBe(true);
+    const created = await fetch(`${sim.url}/repos/bench/demo/check-runs`, {
+      method: 'POST',
+      headers: { authorization: `token ${token}`, 'content-encoding': 'gzip' },
+      body: gzipSync(JSON.stringify({ name: 'gz', head_sha: sha })),
+    });
+    expect(created.status).toBe(201);
   });
 });

@@ -52,5 +52,6 @@ export async function forkRepo(ctx: SimContext, source: SimRepo, owner: string, 
   };
   ctx.state.repos.set(repoKey(account.login, name), fork);
   await cloneBare(source.gitDir, gitDir, defaultBranchOnly ? source.defaultBranch : null);
+  if (fork.readyAt !== Number.POSITIVE_INFINITY) fork.readyAt = Date.now() + ctx.forkDelayMs;
   return fork;
 }

@@ -168,6 +168,13 @@ export function actionsRoutes(ctx: SimContext, engine: Engine): Route[] {
       engine.rerun(findRun(repo, req.params.run_id));
       return { status: 201, body: {} };
     }),
+    route('POST', '/repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs', (req) => {
+      const repo = repoFrom(ctx, req, 'actions', 'write');
+      const run = findRun(repo, req.params.run_id);
+      if (latestAttempt(run).conclusion === 'success') throw new GhError(403, 'This workflow run cannot be retried');
+      engine.rerun(run);
+      return { status: 201, body: {} };
+    }),
     route('POST', '/repos/{owner}/{repo}/actions/runs/{run_id}/cancel', (req) => {
       const repo = repoFrom(ctx, req, 'actions', 'write');
       engine.stop(findRun(repo, req.params.run_id), 'cancelled');

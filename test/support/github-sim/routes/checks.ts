@@ -1,5 +1,6 @@
 import type { SimContext } from '../context.js';
-import { readCommit, resolveRef } from '../git/bare-repo.js';
+import { ensureAppSuite } from '../check-suites.js';
+import { resolveRef } from '../git/bare-repo.js';
 import { GhError, notFoundError, validationError } from '../http/gh-error.js';
 import { paginate } from '../http/paginate.js';
 import { route, type Route } from '../http/router.js';
@@ -75,15 +76,6 @@ export function checksRoutes(ctx: SimContext): ChecksApi {
     suite.updatedAt = new Date().toISOString();
     emitRepoEvent(ctx, 'check_suite', repo, { action: 'completed', check_suite: serializeCheckSuite(ctx.base(), state, suite) });
   };
-  const appSuiteFor = async (repo: SimRepo, sha: string): Promise<number> => {
-    for (const suite of state.checkSuites.values()) if (suite.repoId === repo.id && suite.headSha === sha && suite.owner === 'app') return suite.id;
-    const id = nextId(state, 'checkSuite');
-    const now = new Date().toISOString();
-    const c = await readCommit(repo.gitDir, sha);
-    const headCommit = { id: c.sha, treeId: c.treeId, message: c.message, timestamp: c.timestamp, author: c.author, committer: c.committer };
-    state.checkSuites.set(id, { id, repoId: repo.id, headSha: sha, headBranch: null, owner: 'app', createdAt: now, updatedAt: now, completedSent: false, headCommit });
-    return id;
-  };
   const apply = (run: SimCheckRun, body: Record<string, unknown>): void => {
     if (typeof body.name === 'string') run.name = body.name;
     if (typeof body.details_url === 'string') run.detailsUrl = body.details_url;
@@ -121,7 +113,7 @@ export function checksRoutes(ctx: SimContext): ChecksApi {
       const run: SimCheckRun = {
         id: nextId(state, 'job'), repoId: repo.id, name: '', headSha: sha, status: 'queued', conclusion: null,
         startedAt: new Date().toISOString(), completedAt: null, detailsUrl: null, externalId: null,
-        output: { title: null, summary: null, text: null, annotations: [] }, actions: [], checkSuiteId: await appSuiteFor(repo, sha), owner: 'app',
+        output: { title: null, summary: null, text: null, annotations: [] }, actions: [], checkSuiteId: (await ensureAppSuite(ctx, repo, sha, null)).id, owner: 'app',
       };
       apply(run, req.body);
       state.checkRuns.set(run.id, run);

@@ -1,4 +1,6 @@
+import { ensureAppSuite } from '../check-suites.js';
 import type { SimContext } from '../context.js';
+import { serializeCheckSuite } from '../serialize/checks.js';
 import { listCommits, readCommit, ZERO_SHA } from '../git/bare-repo.js';
 import type { SimRepo } from '../types.js';
 import { emitRepoEvent } from '../webhooks/payloads.js';
@@ -20,6 +22,9 @@ export async function handlePush(ctx: SimContext, engine: Engine, repo: SimRepo,
     await emitPushEvent(ctx, repo, update);
     if (!update.ref.startsWith('refs/heads/') || update.after === ZERO_SHA) continue;
     const branch = update.ref.slice('refs/heads/'.length);
+    const suite = await ensureAppSuite(ctx, repo, update.after, branch);
+    const stored = ctx.state.checkSuites.get(suite.id);
+    if (suite.created && stored) emitRepoEvent(ctx, 'check_suite', repo, { action: 'requested', check_suite: serializeCheckSuite(ctx.base(), ctx.state, stored) });
     const workflows = await engine.registerWorkflows(repo, update.after);
     if (!repo.actionsEnabled) continue;
     for (const { workflow, text } of workflows) {
