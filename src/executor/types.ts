@@ -84,7 +84,9 @@ export interface ArtifactResult {
 }
 
 export interface RunWorkflowResult {
-  conclusion: Extract<CiConclusion, 'success' | 'failure' | 'cancelled'>;
+  /** `startup_failure` when the workflow file is invalid (no job ran; see `startupError`). */
+  conclusion: Extract<CiConclusion, 'success' | 'failure' | 'cancelled' | 'startup_failure'>;
+  startupError?: string;
   jobs: JobResult[];
   artifacts: ArtifactResult[];
 }

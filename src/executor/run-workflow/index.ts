@@ -6,7 +6,9 @@ import { promisify } from 'node:util';
 import type { CiEvent } from '../../domain/ci-events.js';
 import { inlineReusableWorkflows } from '../reusable-workflows.js';
 import type { ArtifactResult, JobResult, RunWorkflowOptions, RunWorkflowResult } from '../types.js';
+import type { WorkflowDef } from '../workflow-model.js';
 import { parseWorkflow } from '../workflow-model.js';
+import { isAppError } from '../../errors.js';
 import type { KeyOutcome } from './run-context.js';
 import { runUrl, semaphore } from './run-context.js';
 import { runKey } from './run-key.js';
@@ -32,9 +34,15 @@ const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/b
  * as normalized CI events. The per-run working directory is removed afterwards.
  */
 export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkflowResult> {
-  const workflow = await inlineReusableWorkflows(parseWorkflow(options.workflow.text, options.workflow.path), (path) =>
-    readCommitFile(options.repo.gitDir, options.sha, path),
-  );
+  let workflow: WorkflowDef;
+  try {
+    workflow = await inlineReusableWorkflows(parseWorkflow(options.workflow.text, options.workflow.path), (path) =>
+      readCommitFile(options.repo.gitDir, options.sha, path),
+    );
+  } catch (error) {
+    if (!isAppError(error) || error.kind !== 'invalid_input') throw error;
+    return startupFailure(options, error.message);
+  }
   const now = options.now ?? (() => new Date());
   const iso = (): string => now().toISOString();
   const signal = options.signal ?? new AbortController().signal;
@@ -108,4 +116,23 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
   const order = new Map(workflow.jobs.map((j, i) => [j.key, i]));
   jobs.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
   return { conclusion, jobs, artifacts: [...artifacts.values()] };
+}
+
+/** An invalid workflow: GitHub creates the run and concludes it `startup_failure` without any job. */
+async function startupFailure(options: RunWorkflowOptions, message: string): Promise<RunWorkflowResult> {
+  const at = (options.now ?? (() => new Date()))().toISOString();
+  options.logger.warn({ runId: options.runId, path: options.workflow.path, reason: message }, 'executor workflow invalid');
+  for (const status of ['requested', 'completed'] as const) {
+    try {
+      await options.onEvent({
+        kind: 'workflow_run', repoFullName: options.repo.fullName, runId: options.runId, runAttempt: options.runAttempt,
+        headSha: options.sha, headBranch: options.ref.startsWith('refs/heads/') ? options.ref.slice(11) : null,
+        name: options.workflow.path, path: options.workflow.path, event: options.eventName ?? 'push', status,
+        conclusion: status === 'completed' ? 'startup_failure' : null, htmlUrl: runUrl(options), runStartedAt: at, updatedAt: at,
+      });
+    } catch (error) {
+      options.logger.warn({ err: error }, 'executor event callback failed');
+    }
+  }
+  return { conclusion: 'startup_failure', jobs: [], artifacts: [], startupError: message };
 }

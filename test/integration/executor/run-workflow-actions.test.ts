@@ -198,4 +198,38 @@ jobs:
     expect(byKey.reuse?.conclusion).toBe('failure');
     expect(byKey.reuse?.annotations[0]?.message).toBe('reusable workflow not found: ./.github/workflows/reusable.yml');
   });
+
+  it('sets up the host node for a satisfiable node-version and names what exists otherwise', async () => {
+    const { result, log } = await runFixtureWorkflow(
+      repo,
+      `
+on: push
+jobs:
+  node:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/setup-node@v4
+        with:
+          node-version: '20.x'
+      - run: node -e "console.log('node', process.versions.node.split('.')[0])"
+  old:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 14
+`,
+    );
+    expect(logLines(log('node'))).toContain('node 20');
+    expect(result.jobs.find((j) => j.key === 'old')?.conclusion).toBe('failure');
+    expect(logLines(log('old')).find((l) => l.startsWith('##[error]'))).toMatch(/^##\[error\]node-version 14 requested; available: \d+\.\d+\.\d+ \(\/\S+\/node\)/);
+  });
+
+  it('concludes an invalid workflow as startup_failure without jobs', async () => {
+    const { result, events } = await runFixtureWorkflow(repo, 'on: push\njobs:\n  a:\n    needs: ghost\n    steps: [{ run: echo }]\n');
+    expect(result.conclusion).toBe('startup_failure');
+    expect(result.jobs).toEqual([]);
+    expect(result.startupError).toMatch(/needs unknown job ghost/);
+    expect(events.map((e) => `${e.status}:${e.conclusion ?? ''}`)).toEqual(['requested:', 'completed:startup_failure']);
+  });
 });
