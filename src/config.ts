@@ -103,7 +103,9 @@ export class ConfigError extends Error {
 
 /** Parses an environment (process.env by default) into the typed Config, or throws ConfigError. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(source);
+  // An empty variable means "not set" (compose files pass `${APP_ID:-}` through).
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = schema.safeParse(present);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message} (got ${describe(String(issue.path[0]), source[String(issue.path[0])])})`),

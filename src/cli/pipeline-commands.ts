@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { CiEvent } from '../domain/ci-events.js';
+import { isTerminal, type SubmissionState } from '../domain/states.js';
+import { invalidInput, notFound } from '../errors.js';
+import { validatePatch } from '../patches/validate-patch.js';
+import type { PipelineDeps } from '../pipeline/context.js';
+import { inlineQueues } from '../pipeline/inline-queues.js';
+import { buildBenchmarkCommit, prepareSubmission } from '../pipeline/prepare.js';
+import { pipelineDeps } from '../workers.js';
+import { createHash } from 'node:crypto';
+import type { Io } from './context.js';
+import { withDeps } from './context.js';
+
+interface PatchOptions {
+  instance: string;
+  patch?: string;
+  groundTruth?: boolean;
+  baseline?: boolean;
+}
+
+async function choosePatch(options: PatchOptions, diff: string, maxBytes: number): Promise<{ kind: 'candidate' | 'reference' | 'baseline'; patch: string }> {
+  const chosen = [options.patch !== undefined, options.groundTruth === true, options.baseline === true].filter(Boolean).length;
+  if (chosen !== 1) throw invalidInput('invalid_arguments', 'give exactly one of --patch <file>, --ground-truth, --baseline');
+  if (options.baseline === true) return { kind: 'baseline', patch: '' };
+  if (options.groundTruth === true) return { kind: 'reference', patch: diff };
+  const patch = await readFile(options.patch ?? '', 'utf8');
+  validatePatch(patch, maxBytes);
+  return { kind: 'candidate', patch };
+}
+
+function progressLine(event: CiEvent): string | null {
+  if (event.kind === 'workflow_run') return event.status === 'completed' ? `run ${event.runId}: ${event.conclusion ?? ''}` : `run ${event.runId}: ${event.status}`;
+  if (event.status === 'in_progress') {
+    const step = [...event.steps].reverse().find((candidate) => candidate.status === 'in_progress');
+    return step === undefined ? `  ${event.name}: started` : `  ${event.name}: ${step.name}…`;
+  }
+  if (event.status === 'completed') return `  ${event.name}: ${event.conclusion ?? ''}`;
+  return null;
+}
+
+export function registerPipelineCommands(program: Command, io: Io): void {
+  program
+    .command('prepare')
+    .description('build the benchmark commit of a patch and show its tree changes and standardization report, without pushing')
+    .requiredOption('--instance <id>', 'instance id')
+    .option('--patch <file>', 'a unified diff (git format)')
+    .option('--ground-truth', "use the instance's ground-truth patch")
+    .option('--baseline', 'no patch (the unpatched commit)')
+    .option('--dry-run', 'do not push (the default: prepare never pushes)')
+    .option('--json', 'print JSON')
+    .action(async (options: PatchOptions & { json?: boolean }) => {
+      await withDeps(async (deps) => {
+        const instance = await deps.repos.instances.get(options.instance);
+        if (instance === null) throw notFound('instance', options.instance);
+        const { kind, patch } = await choosePatch(options, instance.diff, deps.config.limits.patchMaxBytes);
+        const pipeline = await pipelineDeps(deps);
+        const prepared = await buildBenchmarkCommit(pipeline, instance, { id: 'dry-run', patch, kind, createdAt: new Date(0) });
+        if (!prepared.ok) {
+          io.err(`patch does not apply:\n${prepared.message}`);
+          process.exitCode = 1;
+          return;
+        }
+        if (options.json === true) {
+          io.out(JSON.stringify({ commitSha: prepared.commitSha, changes: prepared.changes, revertedFiles: prepared.revertedFiles, standardization: prepared.standardization }, null, 2));
+          return;
+        }
+        io.out(`commit ${prepared.commitSha} (not pushed)\n\nTree changes against ${instance.shaFail}:`);
+        for (const change of prepared.changes) io.out(`  ${change.status}\t${change.oldPath === undefined ? '' : `${change.oldPath} -> `}${change.path}`);
+        if (prepared.revertedFiles.length > 0) io.out(`\nReverted (protected paths): ${prepared.revertedFiles.join(', ')}`);
+        io.out(`\nStandardization report:\n${prepared.standardization.markdown}`);
+      });
+    });
+
+  program
+    .command('run-local')
+    .description('run one patch end to end on this machine with the local executor, printing live progress and the per-job table')
+    .requiredOption('--instance <id>', 'instance id')
+    .option('--patch <file>', 'a unified diff (git format)')
+    .option('--ground-truth', "use the instance's ground-truth patch")
+    .option('--baseline', 'no patch (the unpatched commit must fail)')
+    .action(async (options: PatchOptions) => {
+      await withDeps(async (deps) => {
+        const instance = await deps.repos.instances.get(options.instance);
+        if (instance === null) throw notFound('instance', options.instance);
+        const { kind, patch } = await choosePatch(options, instance.diff, deps.config.limits.patchMaxBytes);
+        const base = await pipelineDeps(deps);
+        const backend = base.backend;
+        let pipeline: PipelineDeps;
+        const queues = inlineQueues(() => pipeline, deps.logger);
+        pipeline = {
+          ...base,
+          queues,
+          backend: {
+            ...backend,
+            afterPublish: (input, context) =>
+              backend.afterPublish(input, {
+                ...context,
+                emit: async (event) => {
+                  const line = progressLine(event);
+                  if (line !== null) io.err(line);
+                  await context.emit(event);
+                },
+              }),
+          },
+        };
+        const [id] = await deps.repos.submissions.createMany([
+          { instanceId: instance.id, runId: null, kind, patch, patchSha256: createHash('sha256').update(patch).digest('hex'), idempotencyKey: null, requestHash: null },
+        ]);
+        if (id === undefined) throw new Error('submission not created');
+        await deps.repos.submissions.markEnqueued([id]);
+        io.err(`submission ${id} (${kind}) for instance ${instance.id}`);
+        await prepareSubmission(pipeline, id, deps.logger);
+        await queues.close();
+        const submission = await deps.repos.submissions.getSummary(id);
+        if (submission === null) throw notFound('submission', id);
+        const runs = await deps.repos.ci.runsOf(id);
+        const rows: string[][] = [['job', 'result', 'failed step', 'error types']];
+        for (const run of runs) {
+          for (const job of await deps.repos.ci.jobsOfRun(run.id)) {
+            rows.push([job.name, job.conclusion ?? job.status, job.failedStep ?? '', [...new Set(job.failureLabels.map((label) => label.type))].join(', ')]);
+          }
+        }
+        const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+        for (const row of rows) io.out(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+        io.out(`\nverdict: ${submission.verdict ?? submission.state}${submission.errorMessage === null ? '' : ` (${submission.errorMessage})`}`);
+        const state = submission.state as SubmissionState;
+        if (!isTerminal(state) || submission.verdict !== 'passed') process.exitCode = 1;
+      });
+    });
+}

@@ -1,0 +1,102 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDemo, type Demo } from '../../../examples/build-demo.js';
+import { projectRoot } from '../../../src/paths.js';
+import { adminUrl } from '../../support/test-database.js';
+
+const exec = promisify(execFile);
+
+describe('the ci-replay CLI (real processes)', () => {
+  const database = `ci_replay_cli_${randomBytes(4).toString('hex')}`;
+  let dataDir: string;
+  let demo: Demo;
+  let env: Record<string, string>;
+
+  const cli = async (...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> => {
+    try {
+      const { stdout, stderr } = await exec(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), ...args], { env, cwd: dataDir, maxBuffer: 32 * 1024 * 1024 });
+      return { stdout, stderr, code: 0 };
+    } catch (error) {
+      const failure = error as { stdout: string; stderr: string; code: number };
+      return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
+    }
+  };
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: adminUrl() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${database}`);
+    await admin.end();
+    dataDir = await mkdtemp(join(tmpdir(), 'ci-replay-cli-'));
+    demo = await buildDemo(join(dataDir, 'examples'));
+    env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? dataDir,
+      DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: `cli-${randomBytes(4).toString('hex')}`,
+      DATA_DIR: join(dataDir, 'data'),
+      LOG_LEVEL: 'warn',
+    };
+  });
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: adminUrl() });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('migrates, imports, mints a token, prepares and runs a patch locally', { timeout: 300_000 }, async () => {
+    const migrated = await cli('migrate');
+    expect(migrated.stdout).toMatch(/applied \d+ migration/);
+    expect((await cli('migrate')).stdout).toContain('up to date');
+
+    const file = join(dataDir, 'examples', 'instances.jsonl');
+    await writeFile(join(dataDir, 'bad.jsonl'), `${(await readFile(file, 'utf8')).split('\n')[0]}\n{"id": 5}\n`);
+    const imported = await cli('import', file);
+    expect(imported.stdout).toContain('created 4, updated 0, unchanged 0, failed 0');
+    const partial = await cli('import', join(dataDir, 'bad.jsonl'));
+    expect(partial.stdout).toContain('unchanged 1, failed 1');
+    expect(partial.stderr).toMatch(/line 2 \(id 5\): invalid_row/);
+
+    const token = await cli('token', 'create', '--role', 'operator', '--name', 'ci');
+    expect(token.stdout.trim()).toMatch(/^cirp_[A-Za-z0-9_-]{43}$/);
+    expect(token.stderr).toContain('shown only once');
+    const badRole = await cli('token', 'create', '--role', 'admin', '--name', 'x');
+    expect(badRole.code).not.toBe(0);
+    expect(badRole.stderr).toContain('must be one of operator, submitter');
+
+    const patchFile = join(dataDir, 'fix.patch');
+    await writeFile(patchFile, demo.instances[0]!.patch);
+    const prepared = await cli('prepare', '--instance', 'demo-lint', '--patch', patchFile, '--dry-run');
+    expect(prepared.code).toBe(0);
+    expect(prepared.stdout).toMatch(/commit [0-9a-f]{40} \(not pushed\)/);
+    expect(prepared.stdout).toContain('M\tcalc/core.py');
+    expect(prepared.stdout).toContain('M\t.github/workflows/ci.yml');
+    expect(prepared.stdout).toContain('publish');
+
+    const baseline = await cli('run-local', '--instance', 'demo-lint', '--baseline');
+    expect(baseline.code).toBe(1);
+    expect(baseline.stderr).toContain('lint: failure');
+    expect(baseline.stdout).toMatch(/lint\s+failure\s+Lint with flake8\s+Code Linting/);
+    expect(baseline.stdout).toContain('verdict: failed');
+
+    const fixed = await cli('run-local', '--instance', 'demo-lint', '--patch', patchFile);
+    expect(fixed.stdout).toContain('verdict: passed');
+    expect(fixed.code).toBe(0);
+  });
+
+  it('fails fast on bad configuration, naming the variable', async () => {
+    const result = await exec(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), 'migrate'], { env: { ...env, DATABASE_URL: 'mysql://nope', CI_BACKEND: 'cloud' } }).catch((error: { stderr: string; code: number }) => error);
+    expect(result.code).toBe(78);
+    expect(result.stderr).toContain('DATABASE_URL: must be a postgresql:// URL');
+    expect(result.stderr).toContain('CI_BACKEND');
+  });
+});
