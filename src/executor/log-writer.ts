@@ -29,7 +29,7 @@ export class JobLog {
     this.path = options.path;
     this.capBytes = options.capBytes;
     this.now = options.now;
-    this.fd = openSync(options.path, 'a');
+    this.fd = openSync(options.path, 'w');
   }
 
   addMask(value: string): void {

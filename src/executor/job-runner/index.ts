@@ -118,21 +118,29 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   }, jobTimeoutMs);
   await publish();
 
-  for (const [index, step] of job.steps.entries()) {
-    const outcome = steps[index + 1];
-    if (outcome === undefined) continue;
-    if (setupError !== null) {
-      Object.assign(outcome, { status: 'completed', conclusion: 'skipped', startedAt: iso(), completedAt: iso() });
-      continue;
+  try {
+    for (const [index, step] of job.steps.entries()) {
+      const outcome = steps[index + 1];
+      if (outcome === undefined) continue;
+      if (setupError !== null) {
+        Object.assign(outcome, { status: 'completed', conclusion: 'skipped', startedAt: iso(), completedAt: iso() });
+        continue;
+      }
+      state.status.cancelled = controller.signal.aborted;
+      const baseEnv = { ...workflowEnv, ...jobEnv, ...state.addedEnv };
+      const execution = await runStep(input, state, step, outcome, baseEnv, controller.signal, publish);
+      if (step.id !== undefined) state.steps[step.id] = execution.record;
+      if (execution.record.conclusion === 'failure') state.status.failed = true;
+      await publish();
     }
-    state.status.cancelled = controller.signal.aborted;
-    const baseEnv = { ...workflowEnv, ...jobEnv, ...state.addedEnv };
-    const execution = await runStep(input, state, step, outcome, baseEnv, controller.signal, publish);
-    if (step.id !== undefined) state.steps[step.id] = execution.record;
-    if (execution.record.conclusion === 'failure') state.status.failed = true;
-    await publish();
+  } catch (error) {
+    // an executor fault (not a step failure): leave no process behind, then let the run report it
+    killOrphans(state.pids);
+    log.close();
+    throw error;
+  } finally {
+    clearTimeout(timer);
   }
-  clearTimeout(timer);
   input.signal.removeEventListener('abort', onRunAbort);
   state.status.cancelled = controller.signal.aborted;
 
