@@ -10,6 +10,8 @@ export interface ClassifyJobInput {
   jobConclusion?: string | null;
   /** Defaults to the built-in table. */
   rules?: readonly Rule[];
+  /** Keep the last output lines of failing steps in `parsed.steps[].tail` (used by segmentLogs). */
+  keepTailLines?: number;
 }
 
 export interface JobClassification extends Classification {
@@ -24,7 +26,11 @@ const MAX_FINDINGS_PER_LABEL = 500;
  * file/line findings the tools printed. Only failing steps are read; output of steps that succeeded never counts.
  */
 export async function classifyJob(input: ClassifyJobInput): Promise<JobClassification> {
-  const parsed = await parseLog(input.log, { rules: input.rules ?? RULES, ...(input.steps === undefined ? {} : { steps: input.steps }) });
+  const parsed = await parseLog(input.log, {
+    rules: input.rules ?? RULES,
+    ...(input.steps === undefined ? {} : { steps: input.steps }),
+    ...(input.keepTailLines === undefined ? {} : { keepTailLines: input.keepTailLines }),
+  });
   const failedSteps = parsed.failedSteps.map(stepLabel);
   const errorLines = parsed.errorLines;
   if (input.jobConclusion === 'success' || input.jobConclusion === 'skipped') {

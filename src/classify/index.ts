@@ -2,3 +2,4 @@ export { classifyJob, labelTypes, type ClassifyJobInput, type JobClassification 
 export { parseLog, type ParseLogOptions } from './parse-log.js';
 export { RULES, CMD, type Rule, type RuleState, type ParsedFinding } from './rules/index.js';
 export type * from './types.js';
+export { segmentLogs, type LogSegment, type SegmentLogInput, type SegmentLogsOptions, type SegmentLogsResult } from './segment-logs.js';

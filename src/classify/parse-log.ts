@@ -10,6 +10,8 @@ export interface ParseLogOptions {
   steps?: StepInput[];
   /** Rules run on the output of every step that printed `##[error]` (the classifier passes its table). */
   rules?: readonly Rule[];
+  /** Keep this many last output lines (normalized) of every step that printed `##[error]`, for log segments. */
+  keepTailLines?: number;
 }
 
 const EXIT_CODE = /^Process completed with exit code (\d+)\./;
@@ -34,7 +36,7 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
   let step = newStep('Set up job', 1);
 
   const finish = (): void => {
-    if (step.lineCount > 0) steps.push(finishStep(step, steps.length, rules));
+    if (step.lineCount > 0) steps.push(finishStep(step, steps.length, rules, opts.keepTailLines ?? 0));
   };
   const startStep = (title: string, command: string, inHeader: boolean, ghStep?: string): void => {
     finish();
@@ -119,12 +121,17 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
 }
 
 /** Ends a step: runs the rules over the kept output of a step that printed `##[error]`. */
-function finishStep(b: StepBuilder, index: number, rules: readonly Rule[]): ParsedStep {
-  if (b.hasError && rules.length > 0) {
+function finishStep(b: StepBuilder, index: number, rules: readonly Rule[], keepTailLines: number): ParsedStep {
+  const kept: LogLine[] = [];
+  if (b.hasError && (rules.length > 0 || keepTailLines > 0)) {
     const compiled = compileRules(rules, b.command);
     const ring = new LineRing();
+    const keepFrom = b.tail.size - keepTailLines;
+    let i = 0;
     for (const [line, raw] of b.tail.entries()) {
       const text = normalizeLine(raw).text;
+      if (i++ >= keepFrom) kept.push({ line, text: detach(text) });
+      if (rules.length === 0) continue;
       feedPending(b, line, text);
       applyRules(b, compiled, line, text, ring);
       ring.push(line, text);
@@ -148,5 +155,6 @@ function finishStep(b: StepBuilder, index: number, rules: readonly Rule[]): Pars
   const lastOff = b.lastStamped === undefined ? 0 : timestampLength(b.lastStamped);
   if (b.lastStamped !== undefined && lastOff > 0) step.completedAt = detach(b.lastStamped.slice(0, lastOff).trimEnd());
   if (b.exitCode !== undefined) step.exitCode = b.exitCode;
+  if (kept.length > 0) step.tail = kept;
   return step;
 }

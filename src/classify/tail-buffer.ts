@@ -3,7 +3,7 @@ export class TailBuffer {
   private readonly lines: (string | undefined)[];
   private readonly numbers: Int32Array;
   private head = 0;
-  private size = 0;
+  private count = 0;
   private chars = 0;
   /** Lines that fell out of the window. */
   dropped = 0;
@@ -16,12 +16,16 @@ export class TailBuffer {
     this.numbers = new Int32Array(maxLines);
   }
 
+  get size(): number {
+    return this.count;
+  }
+
   push(line: number, text: string): void {
-    if (this.size === this.maxLines || (this.size > 0 && this.chars + text.length > this.maxChars)) this.shift();
-    const at = (this.head + this.size) % this.maxLines;
+    if (this.count === this.maxLines || (this.count > 0 && this.chars + text.length > this.maxChars)) this.shift();
+    const at = (this.head + this.count) % this.maxLines;
     this.lines[at] = text;
     this.numbers[at] = line;
-    this.size++;
+    this.count++;
     this.chars += text.length;
   }
 
@@ -29,12 +33,12 @@ export class TailBuffer {
     this.chars -= (this.lines[this.head] as string).length;
     this.lines[this.head] = undefined;
     this.head = (this.head + 1) % this.maxLines;
-    this.size--;
+    this.count--;
     this.dropped++;
   }
 
   *entries(): Generator<[number, string]> {
-    for (let i = 0; i < this.size; i++) {
+    for (let i = 0; i < this.count; i++) {
       const at = (this.head + i) % this.maxLines;
       yield [this.numbers[at] as number, this.lines[at] as string];
     }

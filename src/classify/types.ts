@@ -70,6 +70,8 @@ export interface ParsedStep {
   stepNumber?: number;
   stepName?: string;
   hits: RuleHit[];
+  /** The last output lines of a step that printed `##[error]`, when asked for (parseLog's keepTailLines). */
+  tail?: LogLine[];
 }
 
 export type LogLayout = 'raw' | 'gh-run-view' | 'plain';
