@@ -188,4 +188,28 @@ jobs:
     expect(existsSync(join(result.jobs[0]?.logPath ?? '', '..'))).toBe(true);
     expect(readFileSync(result.jobs[0]?.logPath ?? '', 'utf8')).toContain('line 1 of noisy output');
   });
+
+  it('cancels the other matrix legs when one fails (fail-fast)', async () => {
+    const started = Date.now();
+    const { result, log } = await runFixtureWorkflow(
+      repo,
+      `
+on: push
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        leg: [fast-fail, slow]
+    steps:
+      - run: |
+          if [ "\${{ matrix.leg }}" = fast-fail ]; then exit 1; fi
+          sleep 30
+`,
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.jobs.map((j) => `${j.name}=${j.conclusion}`)).toEqual(['test (fast-fail)=failure', 'test (slow)=cancelled']);
+    expect(logLines(log('test (slow)'))).toContain('##[error]The operation was canceled.');
+    expect(result.conclusion).toBe('failure');
+  });
 });
