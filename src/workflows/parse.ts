@@ -1,5 +1,5 @@
 /** Parses workflow YAML into an editable document, rejecting what is not a workflow. */
-import { isMap, parseDocument, type Document, type YAMLMap } from 'yaml';
+import { isMap, isNode, parseDocument, visit, type Document, type YAMLMap } from 'yaml';
 import { invalidInput } from '../errors.js';
 
 export interface ParsedWorkflow {
@@ -15,6 +15,7 @@ export function parseWorkflow(text: string, path: string): ParsedWorkflow {
     const where = first?.linePos?.[0] === undefined ? '' : ` at line ${first.linePos[0].line}, column ${first.linePos[0].col}`;
     throw invalidInput('invalid_workflow', `${path} is not valid YAML${where}: ${first?.message.split('\n')[0] ?? 'parse error'}`);
   }
+  expandAliases(doc);
   const root = doc.contents;
   if (!isMap(root)) throw invalidInput('invalid_workflow', `${path} is not a workflow: the document is not a mapping`);
   const jobs = root.get('jobs', true);
@@ -26,4 +27,22 @@ export function parseWorkflow(text: string, path: string): ParsedWorkflow {
 /** Serialises a document the way the standardizer writes workflows. */
 export function stringifyWorkflow(doc: Document): string {
   return doc.toString({ lineWidth: 0, flowCollectionPadding: false, nullStr: '' });
+}
+
+/**
+ * Replaces every alias (`*name`) by a copy of its anchored node and drops the anchors, so that removing
+ * the job or step that defines an anchor cannot leave another one pointing at nothing.
+ */
+export function expandAliases(doc: Document): void {
+  visit(doc, {
+    Alias(_, alias) {
+      const copy: unknown = alias.resolve(doc)?.clone();
+      return isNode(copy) ? copy : visit.REMOVE;
+    },
+  });
+  visit(doc, {
+    Node(_, node) {
+      if (node.anchor !== undefined) node.anchor = undefined;
+    },
+  });
 }

@@ -38,6 +38,12 @@ export interface StandardizeOptions {
   pinDate?: Date;
   /** A time-machine package index URL, exported as PIP_INDEX_URL and UV_INDEX_URL. */
   indexUrl?: string;
+  /**
+   * `entry` (default): the workflow the replay runs. `callee`: a reusable workflow the entry calls
+   * (`selectWorkflowFilesToDelete` keeps those): its trigger stays `workflow_call` only, its inputs keep
+   * their values, and no concurrency group is set (it would share the caller's group and deadlock).
+   */
+  role?: 'entry' | 'callee';
   /** Branch glob the replayed workflow triggers on (default `ci-replay/**`). */
   branchPattern?: string;
 }

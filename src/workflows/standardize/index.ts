@@ -5,7 +5,7 @@ import { keyOf, pairsOf } from '../nodes.js';
 import { parseWorkflow, stringifyWorkflow } from '../parse.js';
 import { standardizeMatrix } from '../matrix/index.js';
 import { invalidInput } from '../../errors.js';
-import { rewriteTriggers } from './triggers.js';
+import { keepOnlyWorkflowCall, rewriteTriggers } from './triggers.js';
 import { filterJobs } from './jobs.js';
 import { removeSecrets } from './secrets.js';
 import { applySettings, pinDependencies } from './settings.js';
@@ -33,7 +33,8 @@ export function standardizeWorkflowText(input: StandardizeInput): StandardizeRes
   const { doc, root, jobs } = parseWorkflow(input.text, input.path);
   const stepIndex = stepIndexer(jobs);
   const report: ReportEntry[] = [];
-  report.push(...rewriteTriggers(doc, root, options.branchPattern ?? DEFAULT_BRANCH_PATTERN));
+  const callee = options.role === 'callee';
+  report.push(...(callee ? keepOnlyWorkflowCall(root, input.path) : rewriteTriggers(doc, root, options.branchPattern ?? DEFAULT_BRANCH_PATTERN)));
   const filtered = filterJobs(jobs);
   report.push(...filtered.report);
   if (jobs.items.length === 0) throw invalidInput('nothing_to_validate', `${input.path} has no validation jobs left after standardization`, { report });
@@ -47,7 +48,7 @@ export function standardizeWorkflowText(input: StandardizeInput): StandardizeRes
   }
   report.push(...replaceRetiredRunners(jobs));
   report.push(...removeSecrets(root, jobs, stepIndex));
-  report.push(...applySettings(doc, root, jobs, timeout));
+  report.push(...applySettings(doc, root, jobs, { timeoutMinutes: timeout, concurrency: !callee }));
   report.push(...pinDependencies(doc, root, { pinDate: options.pinDate, indexUrl: options.indexUrl }));
   return { text: stringifyWorkflow(doc), report };
 }

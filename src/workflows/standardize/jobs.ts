@@ -35,6 +35,10 @@ function stepLabel(step: YAMLMap): string {
   return `\`${run.length > 60 ? `${run.slice(0, 57)}...` : run}\``;
 }
 
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
+}
+
 const KEEP_UPLOAD = /junit|test-results|test-reports|pytest|\.xml\b/i;
 
 function pathFilterJobs(jobs: YAMLMap): Set<string> {
@@ -163,14 +167,14 @@ function assessJob(state: JobState, guards: GuardContext, keepUploads: boolean):
   const reusable = stringAt(job, 'uses');
   if (reusable !== undefined) {
     const word = reusable.startsWith('./') ? undefined : publishWordInName(state.id, stringAt(job, 'name'), reusable.split('@')[0]);
-    if (word !== undefined) state.drop = { strength: 'soft', reason: `calls a ${word} workflow (${reusable})` };
+    if (word !== undefined) state.drop = { strength: 'soft', reason: `calls ${article(word)} ${word} workflow (${reusable})` };
     return;
   }
   const word = publishWordInName(state.id, stringAt(job, 'name'));
   const stepDrop = filterSteps(state, guards, keepUploads);
   if (state.drop !== undefined) return;
   if (word !== undefined) {
-    state.drop = { strength: 'soft', reason: `is a ${word} job, not a validation job` };
+    state.drop = { strength: 'soft', reason: `is ${article(word)} ${word} job, not a validation job` };
     return;
   }
   if (stepDrop !== undefined) state.drop = stepDrop;

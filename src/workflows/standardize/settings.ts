@@ -5,7 +5,14 @@ import { insertPair, insertPairAfter, keyOf, mapAt, nodeText, pairsOf } from '..
 
 const BEFORE_BODY = ['env', 'defaults', 'jobs'];
 
-export function applySettings(doc: Document, root: YAMLMap, jobs: YAMLMap, timeoutMinutes: number): ReportEntry[] {
+export interface SettingsOptions {
+  timeoutMinutes: number;
+  /** Whether to set the workflow's concurrency group (never in a reusable workflow: it would share the caller's group). */
+  concurrency: boolean;
+}
+
+export function applySettings(doc: Document, root: YAMLMap, jobs: YAMLMap, options: SettingsOptions): ReportEntry[] {
+  const { timeoutMinutes } = options;
   const report: ReportEntry[] = [];
   const permissions = { contents: 'read' };
   const previous = root.get('permissions', true);
@@ -17,11 +24,15 @@ export function applySettings(doc: Document, root: YAMLMap, jobs: YAMLMap, timeo
   }
   const concurrency = { group: 'ci-replay-${{ github.ref }}', 'cancel-in-progress': false };
   const previousConcurrency = root.get('concurrency', true);
-  if (nodeText(previousConcurrency) !== JSON.stringify(concurrency)) {
+  if (options.concurrency && nodeText(previousConcurrency) !== JSON.stringify(concurrency)) {
     const was = previousConcurrency === undefined ? 'unset' : nodeText(previousConcurrency);
     if (previousConcurrency === undefined) insertPair(root, 'concurrency', concurrency, BEFORE_BODY, doc);
     else root.set('concurrency', doc.createNode(concurrency));
     report.push({ action: 'added-setting', target: 'concurrency', reason: `one replay per ref, never cancelled (was ${was})` });
+  }
+  if (!options.concurrency && previousConcurrency !== undefined) {
+    root.delete('concurrency');
+    report.push({ action: 'removed-setting', target: 'concurrency', reason: `${nodeText(previousConcurrency)} removed: in a reusable workflow it shares the caller's group` });
   }
   for (const pair of pairsOf(jobs)) {
     if (!isMap(pair.value)) continue;

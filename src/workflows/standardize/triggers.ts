@@ -3,6 +3,7 @@ import { isMap, isScalar, isSeq, Scalar, type Document, type YAMLMap } from 'yam
 import type { ReportEntry } from '../types.js';
 import { keyOf, mapAt, pairsOf, walkStrings } from '../nodes.js';
 import { literal, rewriteExpressions } from '../expressions.js';
+import { invalidInput } from '../../errors.js';
 
 interface InputDefault {
   name: string;
@@ -100,4 +101,20 @@ export function rewriteTriggers(doc: Document, root: YAMLMap, branchPattern: str
     });
   }
   return report;
+}
+
+/** For a reusable workflow installed next to the target: keep only its `workflow_call` trigger. */
+export function keepOnlyWorkflowCall(root: YAMLMap, path: string): ReportEntry[] {
+  const onPair = pairsOf(root).find((pair) => keyOf(pair) === 'on');
+  const names = triggerNames(onPair?.value);
+  if (onPair === undefined || !names.includes('workflow_call')) {
+    throw invalidInput('not_reusable', `${path} is not a reusable workflow: it has no workflow_call trigger`);
+  }
+  if (names.length === 1) return [];
+  if (isMap(onPair.value)) {
+    onPair.value.items = pairsOf(onPair.value).filter((pair) => keyOf(pair) === 'workflow_call');
+  } else {
+    onPair.value = new Scalar('workflow_call');
+  }
+  return [{ action: 'rewrote-trigger', target: 'on', reason: `workflow_call only, so it runs only when the target calls it (was: ${names.join(', ')})` }];
 }

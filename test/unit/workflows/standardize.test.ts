@@ -40,6 +40,11 @@ describe('standardizeWorkflowText input checks', () => {
     expect(invalidCode(() => standardizeWorkflowText({ text, path, options: { ...first, pinDate: new Date('nope') } }))).toBe('invalid_option');
   });
 
+  it('refuses to standardize a non-reusable workflow as a callee', () => {
+    const text = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: pytest\n';
+    expect(invalidCode(() => standardizeWorkflowText({ text, path, options: { ...first, role: 'callee' } }))).toBe('not_reusable');
+  });
+
   it('refuses a workflow with nothing left to validate', () => {
     const text = 'on: push\njobs:\n  publish:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: pypa/gh-action-pypi-publish@release/v1\n';
     expect(invalidCode(() => standardizeWorkflowText({ text, path, options: first }))).toBe('nothing_to_validate');
