@@ -2,7 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import { buildApp } from '../http/app.js';
 import type { Deps } from '../deps.js';
 import { buildWorkers } from '../workers.js';
-import { migrate } from '../db/index.js';
+import { ensureDatabase, migrate } from '../db/index.js';
 import { migrationsDir } from '../paths.js';
 
 /** `ci-replay serve`: the HTTP API; listens and handles signals. */
@@ -31,5 +31,6 @@ export async function work(deps: Deps): Promise<void> {
 
 /** `ci-replay migrate`: applies pending migrations. */
 export async function runMigrations(deps: Deps): Promise<string[]> {
+  if (await ensureDatabase(deps.config.databaseUrl)) deps.logger.info({}, 'created the database');
   return migrate({ pool: deps.db.pool, dir: migrationsDir(), logger: deps.logger });
 }

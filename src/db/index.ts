@@ -6,9 +6,11 @@ import { createInstanceRepository, type InstanceRepository } from './repositorie
 import { createRunRepository, type RunRepository } from './repositories/runs.js';
 import { createSubmissionRepository, type SubmissionRepository } from './repositories/submissions.js';
 import { createTokenRepository, type TokenRepository } from './repositories/tokens.js';
+import { createReportRepository, type ReportRepository } from './repositories/reports.js';
+import { createTrackRepository, type TrackRepository } from './repositories/tracks.js';
 
 export { createDb, type DbClient, type DbOptions } from './client.js';
-export { migrate, migrationStatus, readMigrations, type MigrationStatus } from './migrator.js';
+export { ensureDatabase, migrate, migrationStatus, readMigrations, type MigrationStatus } from './migrator.js';
 export type * from './types.js';
 export type { InstanceInput, ImportOutcome, InstanceFilter, InstanceRepository } from './repositories/instances.js';
 export type { NewSubmission, SubmissionFilter, SubmissionPatch, SubmissionRepository, SubmissionSummary } from './repositories/submissions.js';
@@ -17,6 +19,8 @@ export type { RunRepository } from './repositories/runs.js';
 export type { CiRecordRepository, JobWithSteps, NewFailureLabel } from './repositories/ci-records.js';
 export type { BenchRepoRepository } from './repositories/bench-repos.js';
 export type { TokenRepository } from './repositories/tokens.js';
+export type * from './repositories/reports.js';
+export type * from './repositories/tracks.js';
 
 export interface Repositories {
   instances: InstanceRepository;
@@ -26,6 +30,8 @@ export interface Repositories {
   deliveries: DeliveryRepository;
   ci: CiRecordRepository;
   benchRepos: BenchRepoRepository;
+  reports: ReportRepository;
+  tracks: TrackRepository;
 }
 
 export function createRepositories(db: DbClient): Repositories {
@@ -37,6 +43,8 @@ export function createRepositories(db: DbClient): Repositories {
     deliveries: createDeliveryRepository(db.prisma),
     ci: createCiRecordRepository(db.prisma),
     benchRepos: createBenchRepoRepository(db.prisma),
+    reports: createReportRepository(db.prisma),
+    tracks: createTrackRepository(db.prisma),
   };
 }
 

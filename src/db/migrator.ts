@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Logger } from 'pino';
 import { permanent } from '../errors.js';
 
@@ -128,5 +128,27 @@ async function applyOne(client: pg.PoolClient, file: MigrationFile): Promise<voi
   } catch (error) {
     await client.query('ROLLBACK');
     throw permanent('migration_failed', `migration ${file.name} failed: ${(error as Error).message}`, error);
+  }
+}
+
+/** Creates the database named in `url` when it does not exist yet (connecting to the server's `postgres` database). */
+export async function ensureDatabase(url: string): Promise<boolean> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.replace(/^\//, ''));
+  if (name === '' || !/^[A-Za-z0-9_-]+$/.test(name)) return false;
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount !== 0) return false;
+    await client.query(`CREATE DATABASE "${name}"`);
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === '42P04') return false;
+    throw error;
+  } finally {
+    await client.end();
   }
 }
