@@ -111,6 +111,18 @@ describe('simulator fault injection', () => {
       expect((await fetch(`${shortLived.url}/app`, { headers: { authorization: `Bearer ${signAppJwt(shortLived.appId, shortLived.privateKeyPem, Date.now(), 3600)}` } })).status).toBe(401);
       expect((await fetch(`${shortLived.url}/app`, { headers: { authorization: `Bearer ${signAppJwt(999, shortLived.privateKeyPem)}` } })).status).toBe(401);
       expect((await fetch(`${shortLived.url}/app`, { headers: { authorization: `Bearer ${shortLived.appJwt()}` } })).status).toBe(200);
+      await shortLived.createRepo({ owner: 'org', name: 'r2', private: true });
+      const narrowed = await fetch(`${shortLived.url}/app/installations/${installation.id}/access_tokens`, {
+        method: 'POST', headers: { authorization: `Bearer ${shortLived.appJwt()}` }, body: JSON.stringify({ repositories: ['r'], permissions: { contents: 'read' } }),
+      });
+      expect(narrowed.status).toBe(201);
+      const narrowedToken = ((await narrowed.json()) as { token: string; repository_selection: string }).token;
+      expect((await fetch(`${shortLived.url}/repos/org/r`, { headers: { authorization: `token ${narrowedToken}` } })).status).toBe(200);
+      expect((await fetch(`${shortLived.url}/repos/org/r2`, { headers: { authorization: `token ${narrowedToken}` } })).status).toBe(404);
+      const tooMuch = await fetch(`${shortLived.url}/app/installations/${installation.id}/access_tokens`, {
+        method: 'POST', headers: { authorization: `Bearer ${shortLived.appJwt()}` }, body: JSON.stringify({ permissions: { members: 'write' } }),
+      });
+      expect(tooMuch.status).toBe(422);
       const asToken = await fetch(`${shortLived.url}/app/installations/${installation.id}/access_tokens`, { method: 'POST', headers: { authorization: `token ${shortLived.installationToken(installation.id)}` } });
       expect(asToken.status).toBe(401);
     } finally {

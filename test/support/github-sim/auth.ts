@@ -73,8 +73,16 @@ export function requireInstallation(auth: AuthContext): Extract<AuthContext, { k
 const LEVEL: Record<string, number> = { read: 1, write: 2, admin: 3 };
 
 export function hasPermission(permissions: Permissions, name: string, level: 'read' | 'write'): boolean {
+  // Every installation token can read repository metadata.
+  if (name === 'metadata' && level === 'read') return true;
   const granted = permissions[name];
   return granted !== undefined && (LEVEL[granted] ?? 0) >= (LEVEL[level] ?? 9);
+}
+
+/** Whether an installation token may see the repository (installation scope, narrowed by the token's repositories). */
+export function tokenCoversRepo(auth: Extract<AuthContext, { kind: 'installation' }>, repo: SimRepo): boolean {
+  if (!installationCoversRepo(auth.installation, repo)) return false;
+  return auth.token.repositories === null || auth.token.repositories.includes(repo.fullName.toLowerCase());
 }
 
 export function installationCoversRepo(installation: SimInstallation, repo: SimRepo): boolean {
@@ -91,18 +99,19 @@ export function requireRepoAccess(auth: AuthContext, repo: SimRepo | undefined, 
     throw new GhError(auth.kind === 'none' && repo.private ? 404 : 401, repo.private ? 'Not Found' : 'Requires authentication');
   }
   if (auth.kind === 'app') throw new GhError(403, 'Resource not accessible by integration');
-  const covers = installationCoversRepo(auth.installation, repo);
+  const covers = tokenCoversRepo(auth, repo);
   if (!covers && (repo.private || level === 'write')) throw new GhError(covers ? 403 : 404, covers ? 'Resource not accessible by integration' : 'Not Found');
   if (covers && !hasPermission(auth.token.permissions, permission, level)) throw new GhError(403, 'Resource not accessible by integration');
   return repo;
 }
 
-export function mintToken(state: SimState, installation: SimInstallation, permissions: Permissions, ttlMs: number, now = Date.now()): SimToken {
+export function mintToken(state: SimState, installation: SimInstallation, permissions: Permissions, ttlMs: number, now = Date.now(), repositories: string[] | null = null): SimToken {
   const token: SimToken = {
     token: `ghs_${randomBytes(18).toString('base64url').replace(/[-_]/g, 'x')}`,
     installationId: installation.id,
     permissions,
     expiresAt: now + ttlMs,
+    repositories: repositories?.map((name) => name.toLowerCase()) ?? null,
   };
   state.tokens.set(token.token, token);
   return token;

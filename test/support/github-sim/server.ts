@@ -1,7 +1,7 @@
 import { randomUUID, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { authenticate, hasPermission, installationAuth, installationCoversRepo, type AuthContext } from './auth.js';
+import { authenticate, hasPermission, installationAuth, tokenCoversRepo, type AuthContext } from './auth.js';
 import type { SimContext } from './context.js';
 import { takeApiFault, type ApiFaultRule } from './faults.js';
 import { listRefs } from './git/bare-repo.js';
@@ -183,7 +183,7 @@ async function serveGit(deps: ServerDeps, req: IncomingMessage, res: ServerRespo
   if (auth.kind !== 'installation') {
     if (writing || repo.private) return plain(401, 'Authentication required.\n', { 'www-authenticate': 'Basic realm="GitHub"' });
   } else {
-    const covers = installationCoversRepo(auth.installation, repo);
+    const covers = tokenCoversRepo(auth, repo);
     if (!covers && (writing || repo.private)) return plain(repo.private ? 404 : 403, repo.private ? 'Repository not found.\n' : `Permission to ${repo.fullName}.git denied to ${ctx.state.app.slug}[bot].\n`);
     if (writing && !hasPermission(auth.token.permissions, 'contents', 'write')) return plain(403, `Permission to ${repo.fullName}.git denied to ${ctx.state.app.slug}[bot].\n`);
   }

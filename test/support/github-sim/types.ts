@@ -27,6 +27,8 @@ export interface SimToken {
   installationId: number;
   permissions: Permissions;
   expiresAt: number;
+  /** Lower-case full names the token was narrowed to (`repositories` in the token request); null: the installation's. */
+  repositories: string[] | null;
 }
 
 export type WorkflowState = 'active' | 'disabled_fork' | 'disabled_manually' | 'disabled_inactivity' | 'deleted';

@@ -36,6 +36,9 @@ export function actionsRoutes(ctx: SimContext, engine: Engine): Route[] {
       .filter((r) => !q.get('check_suite_id') || String(r.checkSuiteId) === q.get('check_suite_id'))
       .filter((r) => !status || (CONCLUSIONS.has(status) ? latestAttempt(r).conclusion === status : latestAttempt(r).status === status))
       .sort((a, b) => b.id - a.id);
+    // Like GitHub, filtered searches return at most 1,000 runs.
+    const filtered = ['head_sha', 'branch', 'event', 'status', 'actor', 'created'].some((name) => q.has(name));
+    if (filtered) runs.splice(1000);
     const { page, headers } = paginate(runs, q, `${base()}${req.path}?${q.toString()}`);
     return { status: 200, body: { total_count: runs.length, workflow_runs: page.map((r) => serializeRun(base(), state, r)) }, headers };
   };

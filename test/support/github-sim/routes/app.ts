@@ -1,4 +1,4 @@
-import { hasPermission, mintToken, requireApp, requireInstallation } from '../auth.js';
+import { hasPermission, installationCoversRepo, mintToken, requireApp, requireInstallation } from '../auth.js';
 import type { SimContext } from '../context.js';
 import { notFoundError, validationError } from '../http/gh-error.js';
 import { paginate } from '../http/paginate.js';
@@ -59,9 +59,13 @@ export function appRoutes(ctx: SimContext, tokenTtlMs: () => number): Route[] {
         }
       }
       const permissions: Permissions = requested ?? installation.permissions;
-      const token = mintToken(state, installation, permissions, tokenTtlMs());
       const repoNames = Array.isArray(body.repositories) ? body.repositories.map(String) : null;
-      const repositories = repoNames?.map((name) => findRepo(state, installation.account.login, name)).filter((r) => r !== undefined);
+      const repositories = repoNames?.map((name) => findRepo(state, installation.account.login, name));
+      if (repositories?.some((r) => r === undefined || !installationCoversRepo(installation, r))) {
+        throw validationError('There is at least one repository that does not exist or is not accessible to the parent installation.');
+      }
+      const found = (repositories ?? []).filter((r) => r !== undefined);
+      const token = mintToken(state, installation, permissions, tokenTtlMs(), Date.now(), repositories ? found.map((r) => r.fullName) : null);
       return {
         status: 201,
         body: {
@@ -69,7 +73,7 @@ export function appRoutes(ctx: SimContext, tokenTtlMs: () => number): Route[] {
           expires_at: new Date(token.expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
           permissions,
           repository_selection: repositories ? 'selected' : installation.repositorySelection,
-          ...(repositories ? { repositories: repositories.map((r) => serializeRepo(ctx.base(), state, r, 1)) } : {}),
+          ...(repositories ? { repositories: found.map((r) => serializeRepo(ctx.base(), state, r, 1)) } : {}),
         },
       };
     }),

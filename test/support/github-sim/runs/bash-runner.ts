@@ -179,6 +179,7 @@ async function runStep(ctx: WorkflowRunContext, def: StepDef, workspace: string,
       }
     };
     ctx.signal.addEventListener('abort', abort, { once: true });
+    if (ctx.signal.aborted) abort();
     child.on('close', (exit) => {
       ctx.signal.removeEventListener('abort', abort);
       void Promise.all(chunks).then(() => resolve(exit ?? 1));

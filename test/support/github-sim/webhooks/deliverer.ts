@@ -3,6 +3,9 @@ import { nextId } from '../state.js';
 import type { SimDelivery, SimState } from '../types.js';
 import { signBody } from './sign.js';
 
+/** GitHub does not deliver payloads over 25 MB. */
+const MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
+
 export type WebhookEffect = 'drop' | 'duplicate' | 'fail' | { delayMs: number };
 
 export interface WebhookFaultRule {
@@ -125,6 +128,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     const headers = headersFor(out, body);
     const url = options.getUrl();
     const started = performance.now();
+    if (Buffer.byteLength(body) > MAX_PAYLOAD_BYTES) {
+      record(out, { status: 'Payload too large', statusCode: 0, duration: 0, responseHeaders: {}, responseBody: null, headers });
+      return;
+    }
     if (!url) {
       record(out, { status: 'No webhook URL configured', statusCode: 0, duration: 0, responseHeaders: {}, responseBody: null, headers });
       return;
