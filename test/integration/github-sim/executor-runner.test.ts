@@ -58,6 +58,7 @@ describe('simulator with the project’s local executor as runner', () => {
     expect(unit?.conclusion).toBe('failure');
     expect(unit?.steps[0]?.name).toBe('Set up job');
     expect(unit?.steps.find((s) => s.name === 'Run tests')?.conclusion).toBe('failure');
+    expect(jobs.jobs.find((j) => j.name === 'after')?.conclusion).toBe('skipped');
     const validator = createSchemaValidator();
     validator.assertResponse('GET', '/repos/{owner}/{repo}/actions/runs/{run_id}/jobs', 200, jobs);
 
@@ -67,6 +68,7 @@ describe('simulator with the project’s local executor as runner', () => {
     expect(log).toContain('##[error]Process completed with exit code 1.');
 
     const jobEvents = receiver.received.filter((d) => d.event === 'workflow_job');
+    expect(jobEvents.some((d) => (d.payload.workflow_job as { name: string }).name === 'after')).toBe(false);
     expect(jobEvents.length).toBeGreaterThanOrEqual(3);
     for (const delivery of [...jobEvents, ...receiver.received.filter((d) => d.event === 'workflow_run')]) {
       validator.assertWebhook(delivery.event, String(delivery.payload.action), delivery.payload);

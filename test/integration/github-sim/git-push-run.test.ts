@@ -31,6 +31,11 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - run: echo "lint failed" && exit 3
+  never:
+    needs: lint
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo unreachable
 `;
 
 async function gitIn(cwd: string, args: string[], env: Record<string, string> = {}): Promise<{ stdout: string; stderr: string }> {
@@ -100,6 +105,7 @@ describe('plain git push to the simulator', () => {
     expect(events).toContain('workflow_run.requested');
     expect(events).toContain('workflow_run.in_progress');
     expect(events.filter((e) => e === 'workflow_job.completed')).toHaveLength(2);
+    expect(receiver.received.some((d) => d.event === 'workflow_job' && (d.payload.workflow_job as { name: string }).name === 'never')).toBe(false);
 
     const api = `${sim.url}/repos/bench/demo`;
     const auth = { authorization: `token ${token}` };
@@ -107,6 +113,7 @@ describe('plain git push to the simulator', () => {
     const byName = new Map(jobs.jobs.map((j) => [j.name, j]));
     expect(byName.get('test')?.conclusion).toBe('success');
     expect(byName.get('lint')?.conclusion).toBe('failure');
+    expect(byName.get('never')?.conclusion).toBe('skipped');
     const steps = (byName.get('test')?.steps as { name: string }[]).map((s) => s.name);
     expect(steps[0]).toBe('Set up job');
     expect(steps[steps.length - 1]).toBe('Complete job');

@@ -56,6 +56,7 @@ async function runWorkflow(ctx: WorkflowRunContext): Promise<WorkflowRunOutcome>
     const needs = needsOf(job);
     if (needs.some((need) => results.get(need) !== 'success') || ctx.signal.aborted) {
       results.set(key, 'skipped');
+      emitSkipped(ctx, key, job);
       continue;
     }
     results.set(key, await runJob(ctx, key, job));
@@ -63,6 +64,16 @@ async function runWorkflow(ctx: WorkflowRunContext): Promise<WorkflowRunOutcome>
   const all = [...results.values()];
   if (ctx.signal.aborted) return { conclusion: 'cancelled' };
   return { conclusion: all.some((c) => c === 'failure') ? 'failure' : all.some((c) => c === 'cancelled') ? 'cancelled' : 'success' };
+}
+
+/** A job whose needs failed: GitHub lists it (conclusion skipped) but sends no workflow_job event. */
+function emitSkipped(ctx: WorkflowRunContext, key: string, job: Record<string, unknown>): void {
+  const now = new Date().toISOString();
+  ctx.onEvent({
+    kind: 'workflow_job', repoFullName: ctx.repo.fullName, runId: ctx.runId, runAttempt: ctx.runAttempt, jobId: ctx.nextJobId(), headSha: ctx.sha,
+    headBranch: ctx.ref.replace(/^refs\/heads\//, ''), name: typeof job.name === 'string' ? job.name : key, status: 'completed', conclusion: 'skipped',
+    startedAt: now, completedAt: now, runnerName: null, labels: [], steps: [], htmlUrl: null,
+  });
 }
 
 async function runJob(ctx: WorkflowRunContext, key: string, job: Record<string, unknown>): Promise<CiConclusion> {
