@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StepOutcome } from '../../domain/ci-events.js';
 import { isAppError } from '../../errors.js';
@@ -240,6 +240,7 @@ async function runStep(
     state.annotations.push({ level: 'error', message: error.message, stepNumber: outcome.number });
     execution = { outcome: 'failure', timedOut: false };
   }
+  for (const file of Object.values(files)) rmSync(file, { force: true });
   if (execution.timedOut) {
     log.line(`##[error]The action '${rt.name}' has timed out after ${timeoutMinutes} minutes.`);
   }

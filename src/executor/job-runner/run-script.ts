@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { killGroup, spawnProcess } from '../spawn-process.js';
 import type { StepRuntime, StepExecution } from './step-runtime.js';
@@ -102,6 +102,7 @@ export async function runScript(
     onLine: (line) => handleOutputLine(rt, line),
     onSpawn: (pid) => rt.state.pids.push(pid),
   });
+  rmSync(scriptPath, { force: true });
   const filesOk = applyFileCommands(rt);
   if (result.spawnError !== null) {
     log.line(`##[error]${result.spawnError}`);
