@@ -31,8 +31,8 @@ const CREDENTIAL_HELPER = '!f() { test "$1" = get || exit 0; echo "username=$CI_
 
 /**
  * Pushes `commitSha` to `refs/heads/<branch>` of `remoteUrl`, creating the branch, never moving it:
- * the push has no `+` and a lease that the branch must not exist, so a concurrent writer cannot be
- * overwritten. If the branch already points at `commitSha` the call succeeds with `created: false`
+ * the push has no `+` and a lease that the branch must not exist (and the server checks the old value
+ * atomically), so an existing or concurrently created branch is never overwritten. If the branch already points at `commitSha` the call succeeds with `created: false`
  * (idempotent); if it points elsewhere it throws permanent `branch_exists`. Network and other push
  * failures throw transient `push_failed`; a URL with userinfo or a bad branch name throws invalid_input.
  * `push.negotiate` lets a partial clone push only the new objects when the remote already has the base.
@@ -65,11 +65,13 @@ export async function pushCommit(options: PushCommitOptions): Promise<{ created:
     throw permanent('branch_exists', `branch ${options.branch} already exists at another commit`);
   };
 
-  const before = settle(await remoteHead());
-  if (before !== undefined) return before;
-  const pushed = await runGit([...auth.args, '-c', 'push.negotiate=true', 'push', '--quiet', '--no-verify',
+  // Push first (the lease refuses an existing branch); only a refused or failed push costs a listing.
+  const pushed = await runGit([...auth.args, '-c', 'push.negotiate=true', 'push', '--porcelain', '--no-verify',
     `--force-with-lease=${ref}:`, '--', options.remoteUrl, `${options.commitSha}:${ref}`], common);
-  if (pushed.exitCode === 0) return { created: true };
+  // --porcelain is git's machine format: `<flag>\t<src>:<dst>\t<summary>`; '*' new ref, '=' up to date.
+  const flag = pushed.stdout.toString('utf8').split('\n').find((line) => line.includes(`:${ref}\t`))?.charAt(0);
+  if (pushed.exitCode === 0 && flag === '*') return { created: true };
+  if (pushed.exitCode === 0 && flag === '=') return { created: false };
   const after = settle(await remoteHead());
   if (after !== undefined) return after;
   throw transient('push_failed', `push to ${options.branch} failed: ${pushed.stderr.trim().slice(-1000)}`);
