@@ -30,6 +30,12 @@ function eventComparison(clause: string): { op: '==' | '!='; value: string } | u
 
 function classifyClause(raw: string, context: GuardContext): ClauseVerdict {
   const clause = stripOuterParens(raw);
+  const alternatives = splitTopLevel(clause, '||');
+  if (alternatives.length > 1) {
+    const decision = analyzeDisjunction(alternatives, context);
+    if (decision.kind === 'rewrite') return { kind: 'remove', reason: decision.removed.map((entry) => entry.why).join('; ') };
+    return decision;
+  }
   const event = eventComparison(clause);
   if (event !== undefined) {
     if (event.op === '==' && event.value === 'push') return { kind: 'keep' };
@@ -84,8 +90,10 @@ function analyzeDisjunction(disjuncts: readonly string[], context: GuardContext)
   if (verdicts.some((verdict) => verdict.kind === 'drop' && verdict.reason === 'runs only on schedule')) {
     return { kind: 'drop', reason: 'runs only on schedule or manual dispatch' };
   }
-  if (verdicts.every((verdict) => verdict.kind === 'drop')) {
-    return { kind: 'drop', reason: verdicts.map((verdict) => (verdict.kind === 'drop' ? verdict.reason : '')).join(' or ') };
+  const drops = verdicts.flatMap((verdict) => (verdict.kind === 'drop' ? [verdict.reason] : []));
+  if (drops.length > 0) {
+    const others = disjuncts.filter((_, index) => verdicts[index]?.kind !== 'drop').map((part) => `\`${stripOuterParens(part)}\``);
+    return { kind: 'drop', reason: [drops.join(' or '), ...(others.length > 0 ? [`otherwise needs ${others.join(' or ')}`] : [])].join('; ') };
   }
   return { kind: 'rewrite', condition: undefined, removed: [{ clause: disjuncts.join(' || '), why: 'every alternative is false on push' }] };
 }

@@ -148,7 +148,7 @@ function writeBack(matrix: YAMLMap, model: MatrixModel, chosen: ReturnType<typeo
     includeNode.items = includeItems.filter((_, index) => chosen.includes.includes(index));
     if (includeNode.items.length === 0) matrix.delete('include');
   }
-  if (droppedIncludes > 0) notes.push(`dropped ${droppedIncludes} include entr${droppedIncludes === 1 ? 'y' : 'ies'} that no longer apply`);
+  if (droppedIncludes > 0) notes.push(`dropped ${droppedIncludes} include ${droppedIncludes === 1 ? 'entry that no longer applies' : 'entries that no longer apply'}`);
   if (chosen.includes.length > 0) notes.push(`kept ${chosen.includes.length} include ${plural(chosen.includes.length)} it`);
   return notes.length === 0 ? '' : `; ${notes.join('; ')}`;
 }

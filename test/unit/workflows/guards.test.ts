@@ -61,3 +61,20 @@ describe('expression helpers', () => {
     expect(replaceSecrets('pw=${{ secrets.DB }}', () => "it's")).toBe("pw=it's");
   });
 });
+
+describe('nested alternatives', () => {
+  it('drops a job that runs only on tags or on main (a release build)', () => {
+    expect(analyzeGuard("success() && (startsWith(github.ref, 'refs/tags/') || github.ref == 'refs/heads/main')", context)).toEqual({
+      kind: 'drop',
+      reason: "runs only on tags (release); otherwise needs `github.ref == 'refs/heads/main'`",
+    });
+  });
+
+  it('removes a nested alternative of pull-request-only events', () => {
+    expect(analyzeGuard("always() && (github.event_name == 'pull_request' || github.event_name == 'merge_group')", context)).toEqual({
+      kind: 'rewrite',
+      condition: 'always()',
+      removed: [{ clause: "github.event_name == 'pull_request' || github.event_name == 'merge_group'", why: 'every alternative is false on push' }],
+    });
+  });
+});
