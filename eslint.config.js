@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 const owner = (group, folder) => ({ group, message: `only ${folder} may import this (one owner per external system)` });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'src/db/generated/**', 'coverage/**', 'examples/**/project/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'src/db/generated/**', 'coverage/**', 'examples/**/project/**', '.data/**', '.tmp*/**', 'bench/.work/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -86,9 +86,8 @@ export function registerPipelineCommands(program: Command, io: Io): void {
         const { kind, patch } = await choosePatch(options, instance.diff, deps.config.limits.patchMaxBytes);
         const base = await pipelineDeps(deps);
         const backend = base.backend;
-        let pipeline: PipelineDeps;
         const queues = inlineQueues(() => pipeline, deps.logger);
-        pipeline = {
+        const pipeline: PipelineDeps = {
           ...base,
           queues,
           backend: {

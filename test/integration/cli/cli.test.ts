@@ -94,7 +94,10 @@ describe('the ci-replay CLI (real processes)', () => {
   });
 
   it('fails fast on bad configuration, naming the variable', async () => {
-    const result = await exec(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), 'migrate'], { env: { ...env, DATABASE_URL: 'mysql://nope', CI_BACKEND: 'cloud' } }).catch((error: { stderr: string; code: number }) => error);
+    const result = await exec(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), 'migrate'], { env: { ...env, DATABASE_URL: 'mysql://nope', CI_BACKEND: 'cloud' } }).then(
+      () => ({ stderr: '', code: 0 }),
+      (error: { stderr: string; code: number }) => error,
+    );
     expect(result.code).toBe(78);
     expect(result.stderr).toContain('DATABASE_URL: must be a postgresql:// URL');
     expect(result.stderr).toContain('CI_BACKEND');
