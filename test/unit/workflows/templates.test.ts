@@ -1,10 +1,10 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {
-  createWorkflowLinter, listTemplates, renderTemplate, renderTemplateText, templatePlaceholders, type WorkflowLinter,
+  createWorkflowLinter, defaultTemplatesDir, listTemplates, renderTemplate, renderTemplateText, templatePlaceholders, type WorkflowLinter,
 } from '../../../src/workflows/index.js';
 import { isAppError } from '../../../src/errors.js';
 
@@ -65,6 +65,18 @@ describe('workflow templates', () => {
     const text = await renderTemplate('python-pytest', { python_version: '3.9', install_command: 'pip install .', test_command: 'pytest' });
     expect(linter(text, 'x.yml')).toEqual([]);
     expect(text).toContain("run: 'pytest --junitxml=test-results/junit.xml'");
+  });
+
+  it('renders every template lint clean, with only executor-supported actions', async () => {
+    for (const name of await listTemplates()) {
+      const source = await readFile(join(defaultTemplatesDir(), `${name}.yml`), 'utf8');
+      const own = Object.fromEntries(templatePlaceholders(source).map((key) => [key, values[key as keyof typeof values] ?? 'x']));
+      const text = await renderTemplate(name, own);
+      expect(linter(text, `${name}.yml`)).toEqual([]);
+      const workflow = parse(text) as Workflow;
+      const uses = Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((step) => (step.uses === undefined ? [] : [step.uses.split('@')[0] ?? ''])));
+      expect(uses.filter((action) => !SUPPORTED_ACTIONS.includes(action))).toEqual([]);
+    }
   });
 
   it('fails with invalid_input on unknown, missing or empty placeholders and unknown templates', async () => {
