@@ -70,23 +70,17 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     return null;
   };
 
-  const dispatch = (out: Outgoing): void => {
+  /** Applies any matching fault; resolves once the delivery (or its fault) has been handled. */
+  const dispatch = (out: Outgoing): Promise<void> => {
     const effect = out.redelivery ? null : takeEffect(out);
-    if (effect === 'drop') return;
+    if (effect === 'drop') return Promise.resolve();
     if (effect === 'fail') {
       record(out, { status: 'Invalid HTTP Response: 502', statusCode: 502, duration: 0.01, responseHeaders: {}, responseBody: 'Bad Gateway', headers: headersFor(out, '') });
-      return;
+      return Promise.resolve();
     }
-    if (effect === 'duplicate') {
-      track(send(out));
-      track(send(out));
-      return;
-    }
-    if (effect && typeof effect === 'object') {
-      track(new Promise<void>((resolve) => setTimeout(resolve, effect.delayMs)).then(() => send(out)));
-      return;
-    }
-    track(send(out));
+    if (effect === 'duplicate') return send(out).then(() => send(out));
+    if (effect && typeof effect === 'object') return new Promise<void>((resolve) => setTimeout(resolve, effect.delayMs)).then(() => send(out));
+    return send(out);
   };
 
   const headersFor = (out: Outgoing, body: string): Record<string, string> => ({
@@ -159,7 +153,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     emit(event, payload, meta) {
       const out: Outgoing = { guid: randomUUID(), event, action: typeof payload.action === 'string' ? payload.action : null, payload, meta, redelivery: false };
       if (held) held.push(out);
-      else dispatch(out);
+      else track(dispatch(out));
       return out.guid;
     },
     redeliver(deliveryId) {
@@ -175,7 +169,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     release(order = 'reverse') {
       const queue = held ?? [];
       held = null;
-      for (const out of order === 'reverse' ? [...queue].reverse() : queue) dispatch(out);
+      const ordered = order === 'reverse' ? [...queue].reverse() : queue;
+      // Released deliveries go out one after another, so the receiver sees exactly this order.
+      track(ordered.reduce<Promise<void>>((previous, out) => previous.then(() => dispatch(out)), Promise.resolve()));
     },
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
