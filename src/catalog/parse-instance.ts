@@ -42,6 +42,9 @@ export const instanceRowSchema = z.object({
   base_passing_tests: z.array(z.string()).default([]),
   python_version: z.string().nullish(),
   install_command: z.string().nullish(),
+  /** Install this template from workflows-templates/ instead of the instance's own workflow. */
+  workflow_template: z.string().regex(/^[a-z0-9-]+$/, 'must be a template name from workflows-templates/').nullish(),
+  template_values: z.record(z.string(), z.string()).default({}),
 });
 
 export type InstanceRow = z.input<typeof instanceRowSchema>;
@@ -121,7 +124,7 @@ export function parseInstanceObject(raw: unknown, line: number, options: ParseOp
     basePassingTests: row.base_passing_tests,
     pythonVersion: row.python_version ?? null,
     installCommand: row.install_command ?? null,
-    metadata: {},
+    metadata: row.workflow_template == null ? {} : { workflowTemplate: row.workflow_template, templateValues: row.template_values },
   };
   const contentHash = createHash('sha256').update(JSON.stringify(base)).digest('hex');
   return { ok: true, instance: { ...base, contentHash } };

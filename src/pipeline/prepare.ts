@@ -3,7 +3,7 @@ import type { InstanceRow, SubmissionRow } from '../db/index.js';
 import type { CiEvent } from '../domain/ci-events.js';
 import { isAppError } from '../errors.js';
 import { applyPatch, listFilesAt, readFileAt } from '../git/index.js';
-import { deletionReport, renderReport, lintReport, selectWorkflowFilesToDelete, standardizeWorkflowText, type ReportEntry } from '../workflows/index.js';
+import { deletionReport, renderReport, lintReport, renderTemplate, selectWorkflowFilesToDelete, standardizeWorkflowText, type ReportEntry, type StandardizeResult } from '../workflows/index.js';
 import { branchName } from './branch-name.js';
 import type { PipelineDeps } from './context.js';
 import { handleCiEvent } from './handle-event.js';
@@ -41,17 +41,7 @@ export async function buildBenchmarkCommit(
 ): Promise<PreparedCommit | { ok: false; message: string }> {
   const upstream = { owner: instance.repoOwner, name: instance.repoName, url: instance.upstreamUrl ?? `https://github.com/${instance.repoOwner}/${instance.repoName}.git` };
   const gitDir = await deps.mirrors.ensureCommits(upstream, [instance.shaFail]);
-  const logs = Array.isArray(instance.logs) ? (instance.logs as { step_name?: unknown }[]) : [];
-  const standardized = standardizeWorkflowText({
-    text: instance.workflow,
-    path: instance.workflowPath,
-    options: {
-      matrixStrategy: deps.config.standardize.matrixStrategy,
-      failedJobNames: logs.map((log) => String(log.step_name ?? '')).filter(Boolean),
-      ...(deps.config.standardize.pinDependencies && instance.commitDate !== null ? { pinDate: instance.commitDate } : {}),
-      ...(deps.config.standardize.pinIndexUrl !== undefined ? { indexUrl: deps.config.standardize.pinIndexUrl } : {}),
-    },
-  });
+  const standardized = await standardizedWorkflow(deps, instance);
   const lint = deps.linter(standardized.text, instance.workflowPath);
   const siblings = await listFilesAt(gitDir, instance.shaFail, '.github/workflows');
   const files = await Promise.all(
@@ -91,6 +81,35 @@ export async function buildBenchmarkCommit(
       overriddenPatchedPaths: applied.overriddenPatchedPaths,
     },
   };
+}
+
+/**
+ * The workflow installed in the benchmark commit: a template from workflows-templates/ when the instance names
+ * one (rendered with its Python version, install command and template values), else the instance's own
+ * workflow run through the standardizer.
+ */
+async function standardizedWorkflow(deps: Pick<PipelineDeps, 'config'>, instance: InstanceRow): Promise<StandardizeResult> {
+  const metadata = (instance.metadata ?? {}) as { workflowTemplate?: string; templateValues?: Record<string, string> };
+  if (metadata.workflowTemplate !== undefined) {
+    const values: Record<string, string> = {
+      ...(instance.pythonVersion === null ? {} : { python_version: instance.pythonVersion }),
+      ...(instance.installCommand === null ? {} : { install_command: instance.installCommand }),
+      ...metadata.templateValues,
+    };
+    const text = await renderTemplate(metadata.workflowTemplate, values);
+    return { text, report: [{ action: 'rewrote-step', target: instance.workflowPath, reason: `installed the standardized template ${metadata.workflowTemplate} instead of the instance's workflow` }] };
+  }
+  const logs = Array.isArray(instance.logs) ? (instance.logs as { step_name?: unknown }[]) : [];
+  return standardizeWorkflowText({
+    text: instance.workflow,
+    path: instance.workflowPath,
+    options: {
+      matrixStrategy: deps.config.standardize.matrixStrategy,
+      failedJobNames: logs.map((log) => String(log.step_name ?? '')).filter(Boolean),
+      ...(deps.config.standardize.pinDependencies && instance.commitDate !== null ? { pinDate: instance.commitDate } : {}),
+      ...(deps.config.standardize.pinIndexUrl !== undefined ? { indexUrl: deps.config.standardize.pinIndexUrl } : {}),
+    },
+  });
 }
 
 /** The `prepare` job: build the commit, publish it through the backend, and (local backend) run it. */

@@ -109,6 +109,21 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     }
   });
 
+  it('installs a standardized template instead of the instance workflow when the instance names one', async () => {
+    const row = { ...demo.instances[2]!.row, id: 'demo-assertion-template', workflow_template: 'python-pytest', python_version: '3.11', install_command: 'python -m pip --version', template_values: { test_command: 'python -m pytest -q tests' } };
+    const imported = await api.app.inject({ method: 'POST', url: '/v1/instances:import', headers: { ...api.auth(api.operator), 'content-type': 'application/x-ndjson' }, body: `${JSON.stringify(row)}\n` });
+    expect(imported.json()).toMatchObject({ created: 1 });
+    const baseline = await finished(await submit({ instanceId: row.id, kind: 'baseline' }));
+    expect(baseline).toMatchObject({ state: 'completed', verdict: 'failed' });
+    expect([...(baseline.observedLabels as string[])].sort()).toEqual(['Assertion Error', 'Test Failure']);
+    expect(JSON.stringify(baseline.standardization)).toContain('installed the standardized template python-pytest');
+    const fixed = await finished(await submit({ instanceId: row.id, kind: 'reference' }));
+    expect(fixed).toMatchObject({ state: 'completed', verdict: 'passed' });
+    const runs = await env.deps.repos.ci.runsOf(String(fixed.id));
+    const artifacts = await env.deps.backend.listArtifacts({ repoFullName: runs[0]!.repoFullName, runId: runs[0]!.githubRunId.toString(), runAttempt: 1 });
+    expect(artifacts.map((artifact) => artifact.name)).toContain('junit');
+  });
+
   it('a patch that does not apply ends as patch_failed with git\'s message, and nothing is pushed', async () => {
     const patch = demo.instances[0]!.patch.replace('-import os', '-import sys');
     const id = await submit({ instanceId: 'demo-lint', patch });
