@@ -104,7 +104,7 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
       if (timedOut) {
         reject(new AppError('transient', 'git timed out', {
           code: 'git_timeout',
-          details: { command: args[0], timeoutMs },
+          details: { command: subcommand(args), timeoutMs },
         }));
         return;
       }
@@ -119,10 +119,20 @@ export function runGit(args: readonly string[], options: RunGitOptions = {}): Pr
 }
 
 function gitFailure(args: readonly string[], result: GitResult, options: RunGitOptions): AppError {
-  return new AppError(options.failureKind ?? 'permanent', `git ${args[0] ?? ''} failed`, {
+  const command = subcommand(args);
+  return new AppError(options.failureKind ?? 'permanent', `git ${command} failed`, {
     code: options.failureCode ?? 'git_failed',
-    details: { command: args[0], exitCode: result.exitCode, stderr: result.stderr.slice(-4000) },
+    details: { command, exitCode: result.exitCode, stderr: result.stderr.slice(-4000) },
   });
+}
+
+/** The git subcommand in `args`, skipping `-c key=value` pairs (never the values: they may hold secrets). */
+function subcommand(args: readonly string[]): string {
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === '-c') i += 1;
+    else if (!(args[i] ?? '').startsWith('-')) return args[i] ?? '';
+  }
+  return '';
 }
 
 function killGroup(pid: number | undefined): void {
