@@ -42,6 +42,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser(STREAM_TYPES, (_request, payload, done) => done(null, payload));
   installErrorHandler(app);
 
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
+  });
   await app.register(multipart, { limits: { fileSize: deps.config.limits.bodyLimitBytes, files: 1 } });
   await app.register(swagger, {
     openapi: {
@@ -52,9 +55,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), auth: 'public' };
-  });
   app.addHook('preHandler', authHook(deps.repos.tokens));
 
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
