@@ -184,7 +184,7 @@ describe('simulator fault injection', () => {
     expect(seen.size).toBe(sim.state.deliveries.length);
   });
 
-  it('keeps a fork "being created" on request (409 for the git data API, 404 for git)', async () => {
+  it('keeps a fork "being created" on request (409 for the git data API, 404 for git); fork workflows run only once enabled', async () => {
     sim.faults.forkStaysCreating('bench/app');
     const other = sim.createInstallation({ account: 'forks' });
     const forkToken = sim.installationToken(other.id);
@@ -197,6 +197,17 @@ describe('simulator fault injection', () => {
     expect((await api('GET', '/repos/forks/app/git/ref/heads/main', undefined, `token ${forkToken}`)).status).toBe(200);
     const workflows = (await (await api('GET', '/repos/forks/app/actions/workflows', undefined, `token ${forkToken}`)).json()) as { workflows: { state: string }[] };
     expect(workflows.workflows.map((w) => w.state)).toEqual(['disabled_fork', 'disabled_fork']);
+    const forkRuns = (): number => [...sim.state.runs.values()].filter((r) => r.repoId === sim.state.repos.get('forks/app')?.id).length;
+    const asFork = `token ${forkToken}`;
+    expect((await api('POST', '/repos/forks/app/git/refs', { ref: 'refs/heads/ci-replay/f/1', sha }, asFork)).status).toBe(201);
+    expect(forkRuns()).toBe(0);
+    expect((await api('PUT', '/repos/forks/app/actions/permissions', { enabled: true }, asFork)).status).toBe(204);
+    expect((await api('POST', '/repos/forks/app/git/refs', { ref: 'refs/heads/ci-replay/f/2', sha }, asFork)).status).toBe(201);
+    expect(forkRuns()).toBe(0);
+    expect((await api('PUT', '/repos/forks/app/actions/workflows/quick.yml/enable', undefined, asFork)).status).toBe(204);
+    expect((await api('POST', '/repos/forks/app/git/refs', { ref: 'refs/heads/ci-replay/f/3', sha }, asFork)).status).toBe(201);
+    expect(forkRuns()).toBe(1);
+    await sim.idle();
   });
 
   it('keeps a run queued, cancels or times out a running run, and re-runs as a new attempt', async () => {
