@@ -124,6 +124,19 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     expect(artifacts.map((artifact) => artifact.name)).toContain('junit');
   });
 
+  it('cancelling a running submission kills its run and ends it as cancelled', async () => {
+    const row = { ...demo.instances[2]!.row, id: 'demo-slow', workflow_template: 'python-pytest', python_version: '3.11', install_command: 'true', template_values: { test_command: 'sleep 120; python -m pytest -q tests' } };
+    await api.app.inject({ method: 'POST', url: '/v1/instances:import', headers: { ...api.auth(api.operator), 'content-type': 'application/x-ndjson' }, body: `${JSON.stringify(row)}\n` });
+    const id = await submit({ instanceId: row.id, kind: 'reference' });
+    await waitFor(async () => ((await api.app.inject({ url: `/v1/submissions/${id}`, headers: api.auth(api.submitter) })).json().state === 'running' ? true : undefined), { timeoutMs: 60_000 });
+    const started = Date.now();
+    const cancel = await api.app.inject({ method: 'POST', url: `/v1/submissions/${id}/cancel`, headers: api.auth(api.submitter) });
+    expect(cancel.statusCode).toBe(202);
+    const result = await finished(id);
+    expect(result).toMatchObject({ state: 'cancelled', verdict: 'invalid', reason: 'cancelled' });
+    expect(Date.now() - started).toBeLessThan(60_000);
+  });
+
   it('a patch that does not apply ends as patch_failed with git\'s message, and nothing is pushed', async () => {
     const patch = demo.instances[0]!.patch.replace('-import os', '-import sys');
     const id = await submit({ instanceId: 'demo-lint', patch });
