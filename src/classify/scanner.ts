@@ -3,9 +3,9 @@ import { TailBuffer } from './tail-buffer.js';
 import type { Evidence, LogLine, RuleHit } from './types.js';
 
 export const LIMITS = {
-  /** Rules read the last lines of a failing step: at most this many lines and characters. */
+  /** Rules read the last lines of a failing step: at most this many lines and bytes. */
   tailLines: 10_000,
-  tailChars: 1024 * 1024,
+  tailBytes: 1024 * 1024,
   commandChars: 4000,
   errorLinesPerStep: 50,
   errorLinesTotal: 200,
@@ -26,8 +26,8 @@ export interface StepBuilder {
   startLine: number;
   endLine: number;
   startedAt?: string;
-  /** The last line that carried a timestamp (its prefix is cut out when the step ends). */
-  lastStamped?: string;
+  /** Where the last timestamp of the step is (decoded when the step ends). */
+  lastStamp?: { buf: Buffer; start: number; length: number };
   completedAt?: string;
   tail: TailBuffer;
   errorLines: LogLine[];
@@ -45,7 +45,11 @@ export interface CompiledRules {
   headers: Rule[];
 }
 
-export function newStep(title: string, startLine: number, command = ''): StepBuilder {
+export const newTail = (): TailBuffer => new TailBuffer(LIMITS.tailLines, LIMITS.tailBytes);
+
+/** A new step reading into `tail` (one buffer serves the whole log: a step's tail is read when it ends). */
+export function newStep(title: string, startLine: number, tail: TailBuffer, command = ''): StepBuilder {
+  tail.clear();
   return {
     title,
     command,
@@ -55,7 +59,7 @@ export function newStep(title: string, startLine: number, command = ''): StepBui
     startLine,
     endLine: startLine,
     errorLines: [],
-    tail: new TailBuffer(LIMITS.tailLines, LIMITS.tailChars),
+    tail,
     hasError: false,
     hits: new Map(),
     findingCount: 0,

@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { invalidInput } from '../errors.js';
 import { classifyJob } from './classify-job.js';
 import type { Classification, LogInput, LogLine, ParsedStep } from './types.js';
@@ -83,7 +82,12 @@ function stepCandidates(jobName: string, step: ParsedStep, evidence: Window[], c
     .filter((c) => c.lines.length > 0);
 }
 
-function toSegment(c: Candidate, lines: LogLine[]): LogSegment {
+type CountTokens = (text: string) => number;
+
+/** The o200k tables take ~30 MB of heap: loaded on first use, not by whoever imports the classifier. */
+const loadCounter = async (): Promise<CountTokens> => (await import('gpt-tokenizer/encoding/o200k_base')).countTokens;
+
+function toSegment(c: Candidate, lines: LogLine[], countTokens: CountTokens): LogSegment {
   const text = lines.map((l) => l.text).join('\n');
   return {
     jobName: c.jobName,
@@ -101,6 +105,7 @@ function toSegment(c: Candidate, lines: LogLine[]): LogSegment {
  * the classifier's evidence plus each failing step's last lines, the most recent failures first.
  */
 export async function segmentLogs(opts: SegmentLogsOptions): Promise<SegmentLogsResult> {
+  const countTokens = await loadCounter();
   const context = opts.contextLines ?? 5;
   const tailLines = opts.stepTailLines ?? 30;
   const candidates: Candidate[] = [];
@@ -121,7 +126,7 @@ export async function segmentLogs(opts: SegmentLogsOptions): Promise<SegmentLogs
   let totalTokens = 0;
   let truncated = false;
   for (const candidate of candidates) {
-    const whole = toSegment(candidate, candidate.lines);
+    const whole = toSegment(candidate, candidate.lines, countTokens);
     if (totalTokens + whole.tokens <= opts.budgetTokens) {
       segments.push(whole);
       totalTokens += whole.tokens;
@@ -135,7 +140,7 @@ export async function segmentLogs(opts: SegmentLogsOptions): Promise<SegmentLogs
     let hi = candidate.lines.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const part = toSegment(candidate, candidate.lines.slice(mid));
+      const part = toSegment(candidate, candidate.lines.slice(mid), countTokens);
       if (part.tokens <= room) {
         best = part;
         hi = mid - 1;
