@@ -53,6 +53,7 @@ const ACTIONS: ReadonlyArray<readonly [StepPurpose, string, readonly string[]]> 
     'peter-evans/create-or-update-comment', 'marocchino/sticky-pull-request-comment', 'thollander/actions-comment-pull-request',
     'actions/labeler', 'actions/stale', 'pre-commit-ci/lite-action', 'dependabot/fetch-metadata',
     'dorny/test-reporter', 'mikepenz/action-junit-report', 'enricomi/publish-unit-test-result-action',
+    'jasonetco/create-an-issue', 'peter-evans/create-issue-from-file',
   ]],
   ['security-upload', 'uploads code scanning results (needs security-events: write)', ['github/codeql-action']],
   ['cloud-credentials', 'needs cloud credentials', [
@@ -131,7 +132,8 @@ export function isNonValidating(purpose: StepPurpose): boolean {
 
 const PUBLISH_WORDS = new Set([
   'deploy', 'deployment', 'release', 'releases', 'publish', 'pages', 'notify', 'notification', 'notifications', 'slack',
-  'pypi', 'upload', 'changelog', 'bump', 'tag', 'tagging', 'stale', 'label', 'labeler', 'greetings', 'welcome',
+  'pypi', 'upload', 'changelog', 'bump', 'tag', 'tagging', 'stale', 'label', 'labeler', 'greetings', 'welcome', 'push',
+  'issue', 'issues', 'comment', 'triage',
 ]);
 const VALIDATION_WORDS = new Set([
   'build', 'test', 'tests', 'lint', 'check', 'checks', 'docs', 'doc', 'typecheck', 'mypy', 'format', 'style', 'ci', 'pytest',

@@ -11,6 +11,7 @@ export { selectCombination, renderJobName, gateSatisfied } from './select.js';
 export interface MatrixOptions {
   strategy: MatrixStrategy;
   failedJobNames: readonly string[];
+  pinDate?: Date | undefined;
 }
 
 const SHARD_KEY = /^(?:group|groups|shard|shards|split|splits|chunk|chunks|part|parts|slice|slices|partition|test-group|test_group|pytest-group|ci-node-index|node-index|path|paths|test-path|test-paths|test-dir|test-dirs|module|modules|test-files)$/i;
@@ -99,6 +100,7 @@ export function standardizeMatrix(job: YAMLMap, jobId: string, options: MatrixOp
     jobName: stringAt(job, 'name'),
     failedJobNames: options.failedJobNames,
     gatedConditions,
+    pinDate: options.pinDate,
   });
   const chosen = combos[selection.index];
   if (chosen === undefined) return [];

@@ -2,6 +2,7 @@
 import type { MatrixStrategy } from '../types.js';
 import { splitTopLevel, stripOuterParens, unwrapCondition } from '../expressions.js';
 import { displayValue, type ExpandedCombination } from './expand.js';
+import { unreleasedAt } from './python-releases.js';
 
 export interface SelectionInput {
   combos: readonly ExpandedCombination[];
@@ -12,6 +13,8 @@ export interface SelectionInput {
   failedJobNames: readonly string[];
   /** `if:` conditions of the job's steps that mention the matrix. */
   gatedConditions: readonly string[];
+  /** The instance's commit date: Python versions not yet released then count as pre-releases. */
+  pinDate?: Date | undefined;
 }
 
 export interface Selection {
@@ -94,19 +97,19 @@ interface PythonRank {
   numbers: number[];
 }
 
-function pythonRank(value: unknown): PythonRank {
+function pythonRank(value: unknown, pinDate: Date | undefined): PythonRank {
   const text = displayValue(value).toLowerCase();
   const numbers = (text.match(/\d+/g) ?? []).slice(0, 3).map(Number);
   return {
     cpython: text.includes('pypy') || text.includes('graalpy') ? 0 : 1,
-    stable: /dev|alpha|beta|rc|-a|-b|\d[ab]\d/.test(text) ? 0 : 1,
+    stable: /dev|alpha|beta|rc|-a|-b|\d[ab]\d/.test(text) || unreleasedAt(numbers, pinDate) ? 0 : 1,
     numbers: text.endsWith('.x') ? [...numbers, 999] : numbers,
   };
 }
 
-function comparePython(a: unknown, b: unknown): number {
-  const left = pythonRank(a);
-  const right = pythonRank(b);
+function comparePython(a: unknown, b: unknown, pinDate: Date | undefined): number {
+  const left = pythonRank(a, pinDate);
+  const right = pythonRank(b, pinDate);
   if (left.cpython !== right.cpython) return left.cpython - right.cpython;
   if (left.stable !== right.stable) return left.stable - right.stable;
   for (let i = 0; i < Math.max(left.numbers.length, right.numbers.length); i += 1) {
@@ -154,7 +157,7 @@ export function selectCombination(input: SelectionInput): Selection {
   const hasPython = gated.some((index) => pythonValue(values(index)) !== undefined);
   if (input.strategy === 'newest-python' && hasPython) {
     const best = gated.reduce((chosen, index) => {
-      const order = comparePython(pythonValue(values(index)), pythonValue(values(chosen)));
+      const order = comparePython(pythonValue(values(index)), pythonValue(values(chosen)), input.pinDate);
       if (order > 0) return index;
       if (order === 0 && ubuntuScore(values(index)) > ubuntuScore(values(chosen))) return index;
       return chosen;

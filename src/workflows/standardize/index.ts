@@ -43,6 +43,7 @@ export function standardizeWorkflowText(input: StandardizeInput): StandardizeRes
       report.push(...standardizeMatrix(pair.value, keyOf(pair), {
         strategy: options.matrixStrategy,
         failedJobNames: options.failedJobNames ?? [],
+        pinDate: options.pinDate,
       }));
     }
   }

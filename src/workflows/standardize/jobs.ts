@@ -74,6 +74,7 @@ function filterSteps(state: JobState, guards: GuardContext, keepUploads: boolean
       return;
     }
     const step: YAMLMap = item;
+    const guardEntries: ReportEntry[] = [];
     const condition = stringAt(step, 'if');
     if (condition !== undefined) {
       const decision = analyzeGuard(condition, guards);
@@ -85,7 +86,7 @@ function filterSteps(state: JobState, guards: GuardContext, keepUploads: boolean
       if (decision.kind === 'rewrite') {
         if (decision.condition === undefined) step.delete('if');
         else step.set('if', decision.condition);
-        state.pending.push({
+        guardEntries.push({
           action: 'rewrote-guard',
           target: `${target}.if`,
           reason: `${stepLabel(step)}: removed ${describeRemoved(decision.removed)}`,
@@ -100,7 +101,12 @@ function filterSteps(state: JobState, guards: GuardContext, keepUploads: boolean
       const push = withMap?.get('push');
       if (withMap !== undefined && push !== undefined && push !== false && push !== 'false') {
         withMap.set('push', false);
-        state.pending.push({ action: 'rewrote-step', target: `${target}.with.push`, reason: `${stepLabel(step)} builds the image without pushing it (push: false)` });
+        guardEntries.push({ action: 'rewrote-step', target: `${target}.with.push`, reason: `${stepLabel(step)} builds the image without pushing it (push: false)` });
+      }
+      const outputs = withMap?.get('outputs');
+      if (withMap !== undefined && typeof outputs === 'string' && /\bpush=true\b/.test(outputs)) {
+        withMap.set('outputs', outputs.replaceAll(/\bpush=true\b/g, 'push=false'));
+        guardEntries.push({ action: 'rewrote-step', target: `${target}.with.outputs`, reason: `${stepLabel(step)} builds the image without pushing it (push=false)` });
       }
     }
     if (kind.purpose === 'cloud-credentials') {
@@ -110,6 +116,7 @@ function filterSteps(state: JobState, guards: GuardContext, keepUploads: boolean
     const stripped = isNonValidating(kind.purpose) && run !== undefined ? stripPublishingCommands(run) : undefined;
     if (stripped !== undefined) {
       step.set('run', stripped.run);
+      state.pending.push(...guardEntries);
       state.pending.push({
         action: 'rewrote-step',
         target: `${target}.run`,
@@ -125,6 +132,7 @@ function filterSteps(state: JobState, guards: GuardContext, keepUploads: boolean
       removedKinds.push(detail);
       return;
     }
+    state.pending.push(...guardEntries);
     kept.push(step);
   });
   steps.items = kept;

@@ -143,3 +143,14 @@ strategy:
     expect(job.toJSON()).toEqual({ strategy: { matrix: { include: [{ python: '3.12', os: 'windows-latest', experimental: true }] } } });
   });
 });
+
+describe('newest-python with a pin date', () => {
+  const combos = expandMatrix({ keys: ['python-version'], values: new Map([['python-version', ['3.12', '3.13', '3.14']]]), include: [], exclude: [] });
+  const base = { combos, jobId: 'test', jobName: undefined, failedJobNames: [], gatedConditions: [], strategy: 'newest-python' as const };
+
+  it('treats versions released after the commit date as pre-releases', () => {
+    expect(combos[selectCombination({ ...base, pinDate: new Date('2025-03-01T00:00:00Z') }).index]?.values).toEqual({ 'python-version': '3.13' });
+    expect(combos[selectCombination({ ...base, pinDate: new Date('2025-12-01T00:00:00Z') }).index]?.values).toEqual({ 'python-version': '3.14' });
+    expect(combos[selectCombination(base).index]?.values).toEqual({ 'python-version': '3.14' });
+  });
+});
