@@ -28,7 +28,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'runner-cancelled-or-timed-out',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /^##\[error\](?:The operation was canceled\.|The action has timed out\.|The job running on runner .* has exceeded the maximum execution time|The runner has received a shutdown signal|.*lost communication with the server|The hosted runner encountered an error)|^##\[error\]Process completed with exit code 124\./,
+    linePattern: /^##\[error\](?:The operation was canceled\.|The action (?:'[^']*' )?has timed out|The job running on runner .* has exceeded the maximum execution time|The runner has received a shutdown signal|.*lost communication with the server|The hosted runner encountered an error)|^##\[error\]Process completed with exit code 124\./,
     example: { command: 'pytest', lines: ['##[error]The action has timed out.'] },
   },
   {

@@ -99,6 +99,8 @@ describe('parseLog', () => {
     expect((await classifyJob({ log: flake8Log, jobConclusion: 'success' })).labels).toEqual([]);
     const cancelled = await classifyJob({ log: '2025-04-07T12:57:33.2943173Z ##[error]The runner was stopped.\n', jobConclusion: 'cancelled' });
     expect(labelTypes(cancelled)).toEqual(['Environment Error']);
+    const timedOut = await classifyJob({ log: "2025-04-07T12:57:33.2943173Z ##[group]Run pytest\n2025-04-07T12:57:33.2943173Z ##[endgroup]\n2025-04-07T12:58:33.2943173Z ##[error]The action 'Run pytest' has timed out after 1 minutes.\n" });
+    expect(timedOut.labels.map((l) => [l.type, l.stepName])).toEqual([['Environment Error', 'Run pytest']]);
   });
 
   it('streams a large log with bounded evidence and findings', async () => {
