@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { chmod, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pino from 'pino';
 import { applyPatch } from '../src/git/apply-patch/index.js';
@@ -222,6 +223,7 @@ async function main(): Promise<void> {
   console.log(`  median ${baselineMedian.toFixed(1)} ms`);
   console.log(`speed-up: ${(baselineMedian / engineMedian).toFixed(1)}x (target >= 10x)`);
   for (const line of rssLines) console.log(line);
+  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (timings are wall-clock; a busy host inflates both sides)`);
 }
 
 main().catch((error: unknown) => {
