@@ -4,10 +4,10 @@
  *
  *   npm install --prefix /tmp/classify-tools pyright @astral-sh/ruff-wasm-nodejs   # once
  *   apt-get install python3-pytest flake8 black isort mypy pylint pydocstyle python3-venv
- *   npx tsx scripts/make-log-corpus/index.ts [--tools /tmp/classify-tools] [--only <name>]
+ *   npx tsx scripts/make-log-corpus/index.ts [--tools /tmp/classify-tools] [--only <name>[,<name>...]]
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CASES } from './cases/index.js';
@@ -120,9 +120,12 @@ function runCase(c: CorpusCase, bin: string): { log: string; steps: StepRecord[]
 }
 
 const bin = prepareBin();
-const labels: Record<string, { labels: string[]; jobConclusion: string; steps: StepRecord[] }> = {};
+const labelsPath = join(outDir, 'labels.json');
+type Labels = Record<string, { labels: string[]; jobConclusion: string; steps: StepRecord[] }>;
+// With --only, the other entries of labels.json are kept.
+const labels: Labels = only !== undefined && existsSync(labelsPath) ? (JSON.parse(readFileSync(labelsPath, 'utf8')) as Labels) : {};
 for (const c of CASES) {
-  if (only !== undefined && c.name !== only) continue;
+  if (only !== undefined && !only.split(',').includes(c.name)) continue;
   const { log, steps, conclusion } = runCase(c, bin);
   const file = `${c.slug}/${c.name}.log`;
   mkdirSync(join(outDir, c.slug), { recursive: true });
@@ -130,4 +133,4 @@ for (const c of CASES) {
   labels[file] = { labels: c.labels, jobConclusion: conclusion, steps };
   process.stdout.write(`${file}: ${conclusion} ${c.labels.join(', ') || '(no labels)'}\n`);
 }
-if (only === undefined) writeFileSync(join(outDir, 'labels.json'), `${JSON.stringify(labels, null, 2)}\n`);
+writeFileSync(labelsPath, `${JSON.stringify(labels, null, 2)}\n`);

@@ -85,3 +85,22 @@ export const ENVIRONMENT_CASES: CorpusCase[] = [
     steps: [{ run: '.venv/bin/pip install --no-index nonexistent-pkg || echo "optional extra not available, continuing"' }],
   },
 ];
+
+/** Mixed and multi-step jobs added after the first corpus. */
+export const MIXED_CASES: CorpusCase[] = [
+  {
+    slug: 'dependency-issues', name: 'pytest-import-inside-test', labels: ['Test Failure', 'Dependency Issues'], job: 'test',
+    files: { 'tests/test_dates.py': 'def test_today():\n    import pendulum\n\n    assert pendulum.today()\n\n\ndef test_ok():\n    assert 1\n' },
+    steps: [{ run: 'python3 -m pytest -q' }],
+  },
+  {
+    slug: 'code-formatting', name: 'flake8-passes-black-fails', labels: ['Code Formatting'], job: 'lint',
+    files: { 'app/__init__.py': '', 'app/core.py': "def f(a, b):\n    return {'a': a,\n            'b': b}\n" },
+    steps: [{ name: 'flake8', run: 'flake8 app' }, { name: 'black', run: 'black --check app' }],
+  },
+  {
+    slug: 'success', name: 'black-diff-without-check', labels: [], job: 'format',
+    files: { 'app/__init__.py': '', 'app/core.py': "x = {  'a':1 }\n" },
+    steps: [{ run: 'black --diff app' }, { run: 'python3 -c "print(\'Traceback (most recent call last): just text\')"' }],
+  },
+];

@@ -141,6 +141,24 @@ export const PYTHON_RULES: Rule[] = [
   },
   // Tests.
   {
+    id: 'pytest-import-error-location',
+    type: 'Dependency Issues',
+    tool: 'pytest',
+    commandPattern: CMD.pytest,
+    linePattern: /^(\S+\.py):(\d+): (ModuleNotFoundError|ImportError)$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, message: 3 }),
+    example: { command: 'python -m pytest', lines: ['tests/test_dates.py:2: ModuleNotFoundError'] },
+  },
+  {
+    id: 'pytest-syntax-error-location',
+    type: 'Syntax Error',
+    tool: 'pytest',
+    commandPattern: CMD.pytest,
+    linePattern: /^(\S+\.py):(\d+): (SyntaxError|IndentationError|TabError)$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, message: 3 }),
+    example: { command: 'python -m pytest', lines: ['tests/test_eval.py:4: SyntaxError'] },
+  },
+  {
     id: 'pytest-assert-location',
     type: 'Assertion Error',
     tool: 'pytest',
