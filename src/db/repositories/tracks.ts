@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { InstanceTestSet, Track, TrackRound } from '../generated/client.js';
+import { conflict } from '../../errors.js';
 import type { Prisma } from '../client.js';
 import type { NewSubmission } from './submissions.js';
 
@@ -71,7 +72,8 @@ export function createTrackRepository(prisma: Prisma): TrackRepository {
     },
     async addRound(input) {
       const submissionId = randomUUID();
-      await prisma.$transaction([
+      await prisma
+        .$transaction([
         prisma.submission.create({ data: { id: submissionId, ...input.submission, trackId: input.trackId, roundNumber: input.roundNumber } }),
         prisma.trackRound.create({
           data: {
@@ -84,7 +86,13 @@ export function createTrackRepository(prisma: Prisma): TrackRepository {
           },
         }),
         prisma.track.update({ where: { id: input.trackId }, data: { updatedAt: new Date() } }),
-      ]);
+        ])
+        .catch((error: unknown) => {
+          if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002') {
+            throw conflict('round_taken', `round ${input.roundNumber} of track ${input.trackId} was submitted concurrently`);
+          }
+          throw error;
+        });
       return submissionId;
     },
     async setCounts(id, counts) {

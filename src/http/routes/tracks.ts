@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { conflict } from '../../errors.js';
+import type { TrackService } from '../../tracks/index.js';
+import type { RouteRegistrar } from '../app.js';
+import { parseInput } from '../validate.js';
+
+const createBody = z.object({ instanceId: z.string().min(1).max(200), runId: z.uuid().optional() });
+const roundBody = z.object({ patch: z.string().min(1, 'a round needs a patch') });
+const idParams = z.object({ id: z.uuid('must be a track id (UUID)') });
+const getQuery = z.object({ gamma: z.coerce.number().positive().finite().max(100).default(1) });
+const instanceParams = z.object({ id: z.string().min(1).max(200) });
+const testSetBody = z.object({ baseSubmissionId: z.uuid(), oracleSubmissionId: z.uuid() }).optional();
+
+/** SWE-CI multi-round tracks. Built by the composition root with its track service. */
+export function trackRoutes(tracks: TrackService): RouteRegistrar {
+  return (app: FastifyInstance) => {
+    app.post('/v1/tracks', { schema: { tags: ['tracks'], summary: 'Start a SWE-CI track on an instance with an oracle commit', body: z.toJSONSchema(createBody) } }, async (request, reply) => {
+      const body = parseInput(createBody, request.body, 'body');
+      return reply.code(201).send(await tracks.create(body));
+    });
+
+    app.post(
+      '/v1/tracks/:id/rounds',
+      { schema: { tags: ['tracks'], summary: "Submit the next round: the patch is applied on the previous kept round's code", body: z.toJSONSchema(roundBody) } },
+      async (request, reply) => {
+        const { id } = parseInput(idParams, request.params, 'params');
+        const { patch } = parseInput(roundBody, request.body, 'body');
+        return reply.code(202).send(await tracks.submitRound(id, patch));
+      },
+    );
+
+    app.get(
+      '/v1/tracks/:id',
+      { schema: { tags: ['tracks'], summary: 'A track: rounds, passed counts, normalized change, EvoScore (?gamma=, default 1), solved, zero-regression', querystring: z.toJSONSchema(getQuery, { io: 'input' }) } },
+      async (request) => {
+        const { id } = parseInput(idParams, request.params, 'params');
+        const { gamma } = parseInput(getQuery, request.query, 'query');
+        return tracks.get(id, { gamma });
+      },
+    );
+
+    app.post(
+      '/v1/instances/:id/test-sets',
+      { config: { auth: 'operator' }, schema: { tags: ['tracks'], summary: "Establish the instance's base and oracle test sets (default: latest baseline and reference submissions with test results)" } },
+      async (request) => {
+        const { id } = parseInput(instanceParams, request.params, 'params');
+        const body = parseInput(testSetBody, request.body ?? undefined, 'body');
+        const set = await tracks.establishTestSets(id, body);
+        if (set === null) throw conflict('no_test_runs', `instance ${id} has no completed baseline and reference submissions with test results yet`);
+        return { instanceId: set.instanceId, p0: set.p0, pStar: set.pStar, basePassing: set.basePassing, gapTests: set.gapTests, baseSubmissionId: set.baseSubmissionId, oracleSubmissionId: set.oracleSubmissionId };
+      },
+    );
+  };
+}
