@@ -12,7 +12,8 @@ export type StepPurpose =
   | 'artifact-upload'
   | 'repo-write'
   | 'security-upload'
-  | 'cloud-credentials';
+  | 'cloud-credentials'
+  | 'debug-session';
 
 export interface StepFacts {
   uses?: string | undefined;
@@ -58,6 +59,9 @@ const ACTIONS: ReadonlyArray<readonly [StepPurpose, string, readonly string[]]> 
   ['security-upload', 'uploads code scanning results (needs security-events: write)', ['github/codeql-action']],
   ['cloud-credentials', 'needs cloud credentials', [
     'aws-actions/configure-aws-credentials', 'google-github-actions/auth', 'azure/login', 'google-github-actions/setup-gcloud',
+  ]],
+  ['debug-session', 'opens an interactive debugging session that would hold the runner', [
+    'mxschmitt/action-tmate', 'lhotari/action-upterm', 'csexton/debugger-action',
   ]],
   ['artifact-upload', 'publishes an artifact', ['actions/upload-artifact']],
   ['setup', 'sets up the job', [

@@ -16,7 +16,7 @@ export interface MatrixOptions {
 
 const SHARD_KEY = /^(?:group|groups|shard|shards|split|splits|chunk|chunks|part|parts|slice|slices|partition|test-group|test_group|pytest-group|ci-node-index|node-index|path|paths|test-path|test-paths|test-dir|test-dirs|module|modules|test-files)$/i;
 const TASK_KEY = /^(?:task|tasks|session|sessions|nox-session|toxenv|tox-env|tox_env|tox|env|envs|check|checks|command|commands|cmd|job|target|targets|suite|suites|test-suite|test-type|test_type|step|tool|linter)$/i;
-const TASK_VALUE = /^(?:lint|linting|linters|typecheck|type-check|typing|types|mypy|pyright|test|tests|unit|unit-tests|integration|docs|doc|format|formatting|style|flake8|ruff|pylint|pre-commit|precommit|coverage|security|bandit|isort|black|check-manifest|doctest|doctests)$/i;
+const TASK_VALUE = /^(?:lint|linting|linters|typecheck|type-check|typing|types|mypy|pyright|test|tests|unit|unit-tests|integration|docs|doc|format|formatting|style|flake8|ruff|pylint|pre-commit|precommit|security|bandit|isort|black|check-manifest|doctest|doctests)$/i;
 const PYTHON_LIKE = /^(?:py|python|cp|pypy)?-?\d+(?:\.\d+)*(?:-\w+)?$|^py\d+/i;
 
 function toModel(matrix: YAMLMap): { model: MatrixModel; dynamic: string | undefined } {
@@ -116,7 +116,9 @@ export function standardizeMatrix(job: YAMLMap, jobId: string, options: MatrixOp
     }];
   }
   const notes = writeBack(matrixNode, model, chosen);
-  const reason = `kept ${describe(chosen.values)} (${combos.length} → 1 configurations), chosen as ${selection.why}${notes}`;
+  const lost = [...new Set(combos.flatMap((combo) => Object.keys(combo.values)))].filter((key) => !(key in chosen.values));
+  const lostNote = lost.length === 0 ? '' : `; ${lost.map((key) => `matrix.${key}`).join(', ')} (set only by dropped entries) now evaluate${lost.length === 1 ? 's' : ''} to empty, as ${lost.length === 1 ? 'it' : 'they'} did in this configuration`;
+  const reason = `kept ${describe(chosen.values)} (${combos.length} → 1 configurations), chosen as ${selection.why}${notes}${lostNote}`;
   return [{ action: 'reduced-matrix', target, reason }];
 }
 

@@ -11,6 +11,7 @@ import { removeSecrets } from './secrets.js';
 import { applySettings, pinDependencies } from './settings.js';
 import { createWorkflowLinter } from '../lint.js';
 import { replaceRetiredRunners } from './runners.js';
+import { dropOrphanedSteps, stepIds } from './orphans.js';
 
 export const DEFAULT_BRANCH_PATTERN = 'ci-replay/**';
 export const DEFAULT_TIMEOUT_MINUTES = 60;
@@ -32,6 +33,7 @@ export function standardizeWorkflowText(input: StandardizeInput): StandardizeRes
   if (options.pinDate !== undefined && Number.isNaN(options.pinDate.getTime())) throw invalidInput('invalid_option', 'pinDate is not a valid date');
   const { doc, root, jobs } = parseWorkflow(input.text, input.path);
   const stepIndex = stepIndexer(jobs);
+  const originalStepIds = stepIds(jobs);
   const report: ReportEntry[] = [];
   const callee = options.role === 'callee';
   report.push(...(callee ? keepOnlyWorkflowCall(root, input.path) : rewriteTriggers(doc, root, options.branchPattern ?? DEFAULT_BRANCH_PATTERN)));
@@ -49,6 +51,7 @@ export function standardizeWorkflowText(input: StandardizeInput): StandardizeRes
   }
   report.push(...replaceRetiredRunners(jobs));
   report.push(...removeSecrets(root, jobs, stepIndex));
+  report.push(...dropOrphanedSteps(jobs, originalStepIds, stepIndex));
   report.push(...applySettings(doc, root, jobs, { timeoutMinutes: timeout, concurrency: !callee }));
   report.push(...pinDependencies(doc, root, { pinDate: options.pinDate, indexUrl: options.indexUrl }));
   return { text: stringifyWorkflow(doc), report };
