@@ -1,0 +1,66 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { NewDelivery } from '../../db/index.js';
+import { verifyWebhookSignature } from '../../github/index.js';
+import { jobId, type Queues } from '../../queue/index.js';
+import type { AppDeps, RouteRegistrar } from '../app.js';
+import { errorBody } from '../error-handler.js';
+
+export interface GithubWebhookRouteOptions {
+  webhookSecret: string;
+  queues: Pick<Queues, 'add'>;
+  logger: Logger;
+  /** Largest accepted body (GitHub sends at most 25 MB). */
+  bodyLimitBytes?: number;
+}
+
+const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+const bigintOrNull = (value: unknown): bigint | null => (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)) ? BigInt(value) : null);
+
+/**
+ * `POST /api/github/webhooks`: verifies X-Hub-Signature-256 over the raw body (an encapsulated JSON parser
+ * keeps the bytes as received), records the delivery once per GUID, enqueues it on `events` and answers 202.
+ * Everything else happens in workers. Invalid or missing signature: 401 and nothing stored. When Redis is down
+ * the delivery stays recorded and the recovery sweep enqueues it later.
+ */
+export function githubWebhookRoutes(options: GithubWebhookRouteOptions): RouteRegistrar {
+  return async (app: FastifyInstance, deps: AppDeps) => {
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimitBytes ?? 26 * 1024 * 1024 }, (_request, body, done) => done(null, body));
+      scope.post('/api/github/webhooks', { config: { auth: 'public' }, schema: { hide: true } }, async (request, reply) => {
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        if (!verifyWebhookSignature(options.webhookSecret, raw, header(request.headers['x-hub-signature-256']))) {
+          return reply.code(401).send(errorBody('invalid_signature', 'X-Hub-Signature-256 is missing or does not match the body'));
+        }
+        const event = header(request.headers['x-github-event']);
+        const guid = header(request.headers['x-github-delivery']);
+        if (event === undefined || guid === undefined || guid.length === 0 || guid.length > 200) {
+          return reply.code(400).send(errorBody('invalid_delivery', 'X-GitHub-Event and X-GitHub-Delivery are required'));
+        }
+        let payload: Record<string, unknown>;
+        try {
+          payload = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+        } catch {
+          return reply.code(400).send(errorBody('invalid_json', 'the body is not JSON'));
+        }
+        const delivery: NewDelivery = {
+          id: guid,
+          event,
+          action: typeof payload.action === 'string' ? payload.action : null,
+          hookId: bigintOrNull(header(request.headers['x-github-hook-id'])),
+          installationId: bigintOrNull((payload.installation as { id?: unknown } | undefined)?.id),
+          repoFullName: (payload.repository as { full_name?: string } | undefined)?.full_name ?? null,
+          payload,
+        };
+        const created = await deps.repos.deliveries.record(delivery);
+        if (created) {
+          await options.queues.add('events', { source: 'delivery', deliveryId: guid }, { jobId: jobId('delivery', guid) }).catch((error: unknown) => {
+            options.logger.warn({ err: error, deliveryId: guid }, 'delivery recorded but not enqueued; the recovery sweep will enqueue it');
+          });
+        }
+        return reply.code(202).send({ received: true, duplicate: !created });
+      });
+    });
+  };
+}
