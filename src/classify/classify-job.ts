@@ -30,6 +30,7 @@ export async function classifyJob(input: ClassifyJobInput): Promise<JobClassific
     rules: input.rules ?? RULES,
     ...(input.steps === undefined ? {} : { steps: input.steps }),
     ...(input.keepTailLines === undefined ? {} : { keepTailLines: input.keepTailLines }),
+    assumeFailure: input.jobConclusion === 'failure',
   });
   const failedSteps = parsed.failedSteps.map(stepLabel);
   const errorLines = parsed.errorLines;

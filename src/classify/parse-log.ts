@@ -12,6 +12,11 @@ export interface ParseLogOptions {
   rules?: readonly Rule[];
   /** Keep this many last output lines (normalized) of every step that printed `##[error]`, for log segments. */
   keepTailLines?: number;
+  /**
+   * The job failed: when the log has no step markers and no `##[error]` line at all (tool output pasted as it is),
+   * read it as one failing step.
+   */
+  assumeFailure?: boolean;
 }
 
 const EXIT_CODE = /^Process completed with exit code (\d+)\./;
@@ -66,7 +71,8 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
     let s = start;
     const e = end > start && buf[end - 1] === CR ? end - 1 : end;
     if (layout === undefined && e > s) {
-      layout = splitGhRunViewLine(buf.toString('utf8', s, Math.min(e, s + 2048))) !== undefined ? 'gh-run-view' : 'raw';
+      const head = buf.toString('utf8', s, Math.min(e, s + 2048));
+      layout = splitGhRunViewLine(head) !== undefined ? 'gh-run-view' : timestampLength(head) > 0 ? 'raw' : 'plain';
     }
     if (layout === 'gh-run-view') {
       const a = buf.indexOf(TAB, s);
@@ -151,6 +157,10 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
     }
   }
   if (carry !== undefined && carry.length > 0) onLine(carry, 0, carry.length);
+  if (opts.assumeFailure === true && steps.length === 0 && !step.hasError && step.title === 'Set up job') {
+    step.title = 'Log';
+    step.hasError = true;
+  }
   finish();
   mapSteps(steps, opts.steps);
   return {

@@ -74,6 +74,7 @@ export interface ParsedStep {
   tail?: LogLine[];
 }
 
+/** `raw`: GitHub's timestamped lines; `gh-run-view`: `gh run view --log`; `plain`: no timestamps (pasted output). */
 export type LogLayout = 'raw' | 'gh-run-view' | 'plain';
 
 export interface ParsedLog {

@@ -103,6 +103,14 @@ describe('parseLog', () => {
     expect(timedOut.labels.map((l) => [l.type, l.stepName])).toEqual([['Environment Error', 'Run pytest']]);
   });
 
+  it('reads pasted tool output without markers as one failing step when the job failed', async () => {
+    const output = 'app/core.py:3: error: Incompatible return value type (got "str", expected "int")  [return-value]\nFound 1 error in 1 file (checked 2 source files)\n';
+    expect((await classifyJob({ log: output })).labels).toEqual([]);
+    const result = await classifyJob({ log: output, jobConclusion: 'failure' });
+    expect(result.parsed.layout).toBe('plain');
+    expect(result.labels.map((l) => [l.type, l.stepName])).toEqual([['Type Checking', 'Log']]);
+  });
+
   it('streams a large log with bounded evidence and findings', async () => {
     const lines = 200_000;
     const header = ['##[group]Run flake8 .', 'flake8 .', '##[endgroup]'];
