@@ -46,6 +46,9 @@ const schema = z
     PIN_DEPENDENCIES: bool.default(false),
     PIN_INDEX_URL: z.url().optional(),
     RECOVERY_INTERVAL_SECONDS: positiveInt.default(60),
+    REVALIDATE_INTERVAL_HOURS: z.coerce.number().min(0).default(0),
+    REVALIDATE_REPEATS: positiveInt.default(2),
+    REVALIDATE_BATCH: positiveInt.default(10),
     SHUTDOWN_GRACE_MS: positiveInt.default(30_000),
   })
   .superRefine((env, ctx) => {
@@ -87,6 +90,8 @@ export interface Config {
   worker: { concurrency: number; shutdownGraceMs: number; recoveryIntervalSeconds: number };
   executor: { maxParallelJobs: number; outputCapBytes: number };
   pipeline: { noRunGraceSeconds: number; runTimeoutMinutes: number };
+  /** Scheduled re-validation: every instance replayed (baseline must fail, ground truth must pass) `repeats` times. */
+  revalidation: { intervalHours: number; repeats: number; batch: number };
   standardize: {
     matrixStrategy: 'first' | 'newest-python' | 'from-logs';
     pinDependencies: boolean;
@@ -146,6 +151,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     executor: { maxParallelJobs: env.EXECUTOR_MAX_PARALLEL_JOBS, outputCapBytes: env.EXECUTOR_OUTPUT_CAP_BYTES },
     pipeline: { noRunGraceSeconds: env.NO_RUN_GRACE_SECONDS, runTimeoutMinutes: env.RUN_TIMEOUT_MINUTES },
+    revalidation: { intervalHours: env.REVALIDATE_INTERVAL_HOURS, repeats: env.REVALIDATE_REPEATS, batch: env.REVALIDATE_BATCH },
     standardize: {
       matrixStrategy: env.MATRIX_STRATEGY,
       pinDependencies: env.PIN_DEPENDENCIES,

@@ -9,6 +9,7 @@ import type { CiEvent } from './domain/ci-events.js';
 import { createWorkerSet, QUEUE_NAMES, type Processors, type QueueName } from './queue/index.js';
 import { createRedis } from './queue/index.js';
 import { createWorkflowLinter } from './workflows/index.js';
+import { revalidateDue, settleRevalidations, startRevalidation } from './revalidation/service.js';
 
 export interface Workers {
   queues: readonly QueueName[];
@@ -60,7 +61,15 @@ export async function buildWorkers(deps: Deps, options: { autorun?: boolean } = 
         }
         return;
       }
-      logger.info({ task: payload.task }, 'maintenance task not handled by this worker');
+      if (payload.task === 'revalidate' && payload.instanceId !== undefined) {
+        await startRevalidation({ ...deps, logger }, payload.instanceId, deps.config.revalidation.repeats);
+        return;
+      }
+      if (deps.config.revalidation.intervalHours > 0) {
+        await revalidateDue({ ...deps, logger }, { maxAgeMs: deps.config.revalidation.intervalHours * 3_600_000, limit: deps.config.revalidation.batch, repeats: deps.config.revalidation.repeats });
+      } else {
+        await settleRevalidations({ ...deps, logger });
+      }
     },
   };
   const set = createWorkerSet({
@@ -72,6 +81,7 @@ export async function buildWorkers(deps: Deps, options: { autorun?: boolean } = 
     ...(options.autorun !== undefined ? { autorun: options.autorun } : {}),
   });
   await deps.queues.schedule('recover', deps.config.worker.recoveryIntervalSeconds * 1000, { task: 'recover' }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not schedule recovery'));
+  await deps.queues.schedule('revalidate', 60_000, { task: 'revalidate' }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not schedule revalidation'));
   await deps.queues.schedule('reconcile', 5 * 60_000, { task: 'reconcile' }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not schedule reconcile'));
   return {
     queues: QUEUE_NAMES,

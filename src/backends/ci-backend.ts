@@ -8,7 +8,7 @@ import type { WorkflowJobEvent } from '../domain/ci-events.js';
  */
 export interface PublishInput {
   submissionId: string;
-  instance: { id: string; repoOwner: string; repoName: string };
+  instance: { id: string; repoOwner: string; repoName: string; upstreamUrl: string; shaFail: string };
   /** Mirror git directory holding the commit. */
   gitDir: string;
   commitSha: string;

@@ -10,6 +10,7 @@ import { buildBenchmarkCommit, prepareSubmission } from '../pipeline/prepare.js'
 import { pipelineDeps } from '../workers.js';
 import { createHash } from 'node:crypto';
 import type { Io } from './context.js';
+import { startRevalidation } from '../revalidation/service.js';
 import { withDeps } from './context.js';
 
 interface PatchOptions {
@@ -69,6 +70,24 @@ export function registerPipelineCommands(program: Command, io: Io): void {
         for (const change of prepared.changes) io.out(`  ${change.status}\t${change.oldPath === undefined ? '' : `${change.oldPath} -> `}${change.path}`);
         if (prepared.revertedFiles.length > 0) io.out(`\nReverted (protected paths): ${prepared.revertedFiles.join(', ')}`);
         io.out(`\nStandardization report:\n${prepared.standardization.markdown}`);
+      });
+    });
+
+  program
+    .command('revalidate')
+    .description('re-validate instances: queue replays of the unpatched commit (must fail) and the ground truth (must pass); a worker runs them and records each instance\'s health')
+    .option('--instance <id...>', 'instance ids')
+    .option('--all', 'every instance')
+    .option('--repeat <n>', 'replays of each side', (value) => Number.parseInt(value, 10), 2)
+    .action(async (options: { instance?: string[]; all?: boolean; repeat: number }) => {
+      if ((options.instance === undefined) === (options.all !== true)) throw invalidInput('invalid_arguments', 'give --instance <id...> or --all');
+      if (!Number.isInteger(options.repeat) || options.repeat < 1 || options.repeat > 10) throw invalidInput('invalid_arguments', '--repeat must be an integer from 1 to 10');
+      await withDeps(async (deps) => {
+        const ids = options.instance ?? (await deps.repos.instances.listAll()).map((instance) => instance.id);
+        for (const id of ids) {
+          const started = await startRevalidation(deps, id, options.repeat);
+          io.out(`${id}: revalidation ${started.id} (${started.submissionIds.length} replays queued)`);
+        }
       });
     });
 

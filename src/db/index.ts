@@ -3,11 +3,13 @@ import { createCiRecordRepository, type CiRecordRepository } from './repositorie
 import { createBenchRepoRepository, type BenchRepoRepository } from './repositories/bench-repos.js';
 import { createDeliveryRepository, type DeliveryRepository } from './repositories/deliveries.js';
 import { createInstanceRepository, type InstanceRepository } from './repositories/instances.js';
+import { createRevalidationRepository, type RevalidationRepository } from './repositories/revalidations.js';
 import { createRunRepository, type RunRepository } from './repositories/runs.js';
 import { createSubmissionRepository, type SubmissionRepository } from './repositories/submissions.js';
 import { createTokenRepository, type TokenRepository } from './repositories/tokens.js';
 import { createReportRepository, type ReportRepository } from './repositories/reports.js';
 import { createTrackRepository, type TrackRepository } from './repositories/tracks.js';
+import { createSweepRepository, type SweepRepository } from './repositories/sweep.js';
 
 export { createDb, type DbClient, type DbOptions } from './client.js';
 export { ensureDatabase, migrate, migrationStatus, readMigrations, type MigrationStatus } from './migrator.js';
@@ -16,11 +18,13 @@ export type { InstanceInput, ImportOutcome, InstanceFilter, InstanceRepository }
 export type { NewSubmission, SubmissionFilter, SubmissionPatch, SubmissionRepository, SubmissionSummary } from './repositories/submissions.js';
 export type { DeliveryRepository, NewDelivery } from './repositories/deliveries.js';
 export type { RunRepository } from './repositories/runs.js';
+export type { RevalidationRepository } from './repositories/revalidations.js';
 export type { CiRecordRepository, JobWithSteps, NewFailureLabel } from './repositories/ci-records.js';
 export type { BenchRepoRepository } from './repositories/bench-repos.js';
 export type { TokenRepository } from './repositories/tokens.js';
 export type * from './repositories/reports.js';
 export type * from './repositories/tracks.js';
+export type * from './repositories/sweep.js';
 
 export interface Repositories {
   instances: InstanceRepository;
@@ -29,9 +33,11 @@ export interface Repositories {
   tokens: TokenRepository;
   deliveries: DeliveryRepository;
   ci: CiRecordRepository;
+  revalidations: RevalidationRepository;
   benchRepos: BenchRepoRepository;
   reports: ReportRepository;
   tracks: TrackRepository;
+  sweep: SweepRepository;
 }
 
 export function createRepositories(db: DbClient): Repositories {
@@ -42,9 +48,11 @@ export function createRepositories(db: DbClient): Repositories {
     tokens: createTokenRepository(db.prisma),
     deliveries: createDeliveryRepository(db.prisma),
     ci: createCiRecordRepository(db.prisma),
+    revalidations: createRevalidationRepository(db.prisma),
     benchRepos: createBenchRepoRepository(db.prisma),
     reports: createReportRepository(db.prisma),
     tracks: createTrackRepository(db.prisma),
+    sweep: createSweepRepository(db.prisma),
   };
 }
 

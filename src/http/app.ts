@@ -9,7 +9,7 @@ import type { SubmissionService } from '../submissions/service.js';
 import { authHook } from './auth.js';
 import { installErrorHandler } from './error-handler.js';
 import { healthRoutes } from './routes/health.js';
-import { instanceRoutes } from './routes/instances.js';
+import { instanceRoutes, revalidationRoutes } from './routes/instances.js';
 import { runRoutes } from './routes/runs.js';
 import { submissionRoutes } from './routes/submissions.js';
 
@@ -60,6 +60,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
   healthRoutes(app, deps);
   instanceRoutes(app, deps);
+  revalidationRoutes(app, deps);
   runRoutes(app, deps);
   submissionRoutes(app, deps);
   for (const register of deps.extraRoutes ?? []) await register(app, deps);

@@ -3,7 +3,7 @@ import type { InstanceRow, SubmissionRow } from '../db/index.js';
 import type { CiEvent } from '../domain/ci-events.js';
 import { isAppError } from '../errors.js';
 import { applyPatch, listFilesAt, readFileAt } from '../git/index.js';
-import { deletionReport, renderReport, lintReport, renderTemplate, selectWorkflowFilesToDelete, standardizeWorkflowText, type ReportEntry, type StandardizeResult } from '../workflows/index.js';
+import { deletionReport, isWorkflowFile, renderReport, lintReport, renderTemplate, selectWorkflowFilesToDelete, standardizeWorkflowText, type ReportEntry, type StandardizeResult } from '../workflows/index.js';
 import { branchName } from './branch-name.js';
 import type { PipelineDeps } from './context.js';
 import { handleCiEvent } from './handle-event.js';
@@ -29,6 +29,11 @@ export interface StandardizationRecord {
   overriddenPatchedPaths: string[];
 }
 
+/** Where an instance's repository is fetched from: its `upstream_url`, else GitHub. */
+export function upstreamOf(instance: Pick<InstanceRow, 'repoOwner' | 'repoName' | 'upstreamUrl'>): { owner: string; name: string; url: string } {
+  return { owner: instance.repoOwner, name: instance.repoName, url: instance.upstreamUrl ?? `https://github.com/${instance.repoOwner}/${instance.repoName}.git` };
+}
+
 /**
  * Builds the benchmark commit of a submission without pushing it: fetch sha_fail into the mirror, standardize
  * the instance's workflow, apply the patch (3-way), revert protected paths, install the standardized workflow
@@ -39,8 +44,7 @@ export async function buildBenchmarkCommit(
   instance: InstanceRow,
   submission: Pick<SubmissionRow, 'id' | 'patch' | 'kind' | 'createdAt'>,
 ): Promise<PreparedCommit | { ok: false; message: string }> {
-  const upstream = { owner: instance.repoOwner, name: instance.repoName, url: instance.upstreamUrl ?? `https://github.com/${instance.repoOwner}/${instance.repoName}.git` };
-  const gitDir = await deps.mirrors.ensureCommits(upstream, [instance.shaFail]);
+  const gitDir = await deps.mirrors.ensureCommits(upstreamOf(instance), [instance.shaFail]);
   const standardized = await standardizedWorkflow(deps, instance);
   const lint = deps.linter(standardized.text, instance.workflowPath);
   const siblings = await listFilesAt(gitDir, instance.shaFail, '.github/workflows');
@@ -49,12 +53,23 @@ export async function buildBenchmarkCommit(
   );
   const withTarget = files.some((file) => file.path === instance.workflowPath) ? files : [...files, { path: instance.workflowPath, text: standardized.text }];
   const deletedWorkflows = selectWorkflowFilesToDelete(instance.workflowPath, withTarget);
+  // Reusable workflows the target calls stay; they are standardized as callees (no trigger of their own).
+  const callees = withTarget.filter((file) => file.path !== instance.workflowPath && !deletedWorkflows.includes(file.path) && isWorkflowFile(file.path));
+  const calleeOverrides = callees.flatMap((file) => {
+    try {
+      const callee = standardizeWorkflowText({ text: file.text, path: file.path, options: { matrixStrategy: deps.config.standardize.matrixStrategy, role: 'callee' } });
+      standardized.report.push(...callee.report.map((entry) => ({ ...entry, target: `${file.path}: ${entry.target}` })));
+      return [{ path: file.path, content: callee.text }];
+    } catch {
+      return [];
+    }
+  });
   const applied = await applyPatch({
     gitDir,
     baseSha: instance.shaFail,
     patch: submission.patch,
     protectedPaths: instance.protectedPaths,
-    overrides: [{ path: instance.workflowPath, content: standardized.text }, ...deletedWorkflows.map((path) => ({ path, content: null }))],
+    overrides: [{ path: instance.workflowPath, content: standardized.text }, ...calleeOverrides, ...deletedWorkflows.map((path) => ({ path, content: null }))],
     identity: COMMIT_IDENTITY,
     date: submission.createdAt,
     message: `ci-replay ${submission.kind} for instance ${instance.id}\n\nSubmission: ${submission.id}\n`,
@@ -162,7 +177,7 @@ export async function prepareSubmission(deps: PipelineDeps, submissionId: string
   });
   const input = {
     submissionId,
-    instance: { id: instance.id, repoOwner: instance.repoOwner, repoName: instance.repoName },
+    instance: { id: instance.id, repoOwner: instance.repoOwner, repoName: instance.repoName, upstreamUrl: upstreamOf(instance).url, shaFail: instance.shaFail },
     gitDir: prepared.gitDir,
     commitSha: prepared.commitSha,
     branch,

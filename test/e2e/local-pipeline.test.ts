@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo, type Demo } from '../../examples/build-demo.js';
 import { buildWorkers, type Workers } from '../../src/workers.js';
+import { settleRevalidations } from '../../src/revalidation/service.js';
 import { createApiHarness, type ApiHarness } from '../support/api-client.js';
 import { createTestEnv, type TestEnv } from '../support/test-env.js';
 import { waitFor } from '../support/wait-for.js';
@@ -135,6 +136,20 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     const result = await finished(id);
     expect(result).toMatchObject({ state: 'cancelled', verdict: 'invalid', reason: 'cancelled' });
     expect(Date.now() - started).toBeLessThan(60_000);
+  });
+
+  it('re-validation replays the unpatched commit and the ground truth and records the instance as healthy', async () => {
+    const started = await api.app.inject({ method: 'POST', url: '/v1/instances/demo-lint/revalidate', headers: api.auth(api.operator), payload: { repeats: 1 } });
+    expect(started.statusCode).toBe(202);
+    const { submissionIds } = started.json();
+    expect(submissionIds).toHaveLength(2);
+    for (const id of submissionIds) await finished(id);
+    expect(await settleRevalidations({ repos: env.deps.repos, submissions: env.deps.submissions, logger: env.logger })).toBe(1);
+    const history = (await api.app.inject({ url: '/v1/instances/demo-lint/revalidations', headers: api.auth(api.submitter) })).json();
+    expect(history.items[0]).toMatchObject({ status: 'completed', result: 'healthy', details: { counts: { baselineFailed: 1, referencePassed: 1 } } });
+    expect((await api.app.inject({ url: '/v1/instances/demo-lint', headers: api.auth(api.submitter) })).json().health).toBe('healthy');
+    const forbidden = await api.app.inject({ method: 'POST', url: '/v1/instances/demo-lint/revalidate', headers: api.auth(api.submitter) });
+    expect(forbidden.statusCode).toBe(403);
   });
 
   it('a patch that does not apply ends as patch_failed with git\'s message, and nothing is pushed', async () => {

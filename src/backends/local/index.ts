@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { Logger } from 'pino';
 import type { BenchRepoRepository } from '../../db/index.js';
 import type { CiEvent, WorkflowJobEvent } from '../../domain/ci-events.js';
 import { runWorkflow, type JobResult } from '../../executor/index.js';
-import { pushCommit, runGit } from '../../git/index.js';
+import { pushCommit, runGit, upstreamUrl } from '../../git/index.js';
 import type { Artifact, CiBackend, JobRef, PublishInput, PublishResult, RunRef } from '../ci-backend.js';
 
 export interface LocalBackendOptions {
@@ -34,13 +34,26 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
   const runDir = (runId: string): string => join(options.dataDir, 'runs', runId);
   const bareRepo = (owner: string, name: string): string => join(options.dataDir, 'bench', `${owner}--${name}.git`);
 
-  async function ensureBare(path: string): Promise<void> {
+  /**
+   * The benchmark repository starts as a full copy of the upstream (as a fork would), so pushes from the
+   * partial-clone mirror send only the new objects and checkouts find every blob; the instance's base commit is
+   * fetched into it when the upstream's branches do not reach it.
+   */
+  async function ensureBare(path: string, upstream: string, baseSha: string): Promise<void> {
     try {
       await stat(join(path, 'HEAD'));
     } catch {
-      await mkdir(path, { recursive: true });
-      await runGit(['init', '--bare', '--quiet', path]);
+      await mkdir(join(path, '..'), { recursive: true });
+      const temporary = `${path}.tmp-${process.pid}-${Date.now()}`;
+      const cloned = await runGit(['clone', '--bare', '--quiet', '--no-tags', upstreamUrl(upstream), temporary], { allowFailure: true });
+      if (cloned.exitCode !== 0) await runGit(['init', '--bare', '--quiet', temporary]);
+      await rename(temporary, path).catch(async () => rm(temporary, { recursive: true, force: true }));
     }
+    const present = await runGit(['cat-file', '-e', `${baseSha}^{commit}`], { gitDir: path, allowFailure: true });
+    if (present.exitCode === 0) return;
+    const url = upstreamUrl(upstream);
+    const localServer = url.startsWith('file:') ? ['--upload-pack=git -c uploadpack.allowAnySHA1InWant=true upload-pack'] : [];
+    await runGit(['fetch', '--quiet', '--no-tags', ...localServer, url, `${baseSha}:refs/ci-replay/base/${baseSha}`], { gitDir: path, allowFailure: true });
   }
 
   return {
@@ -49,7 +62,7 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
     async publish(input: PublishInput): Promise<PublishResult> {
       const name = `${input.instance.repoOwner}--${input.instance.repoName}`;
       const path = bareRepo(input.instance.repoOwner, input.instance.repoName);
-      await ensureBare(path);
+      await ensureBare(path, input.instance.upstreamUrl, input.instance.shaFail);
       await pushCommit({ gitDir: input.gitDir, remoteUrl: path, commitSha: input.commitSha, branch: input.branch });
       const repo = await options.benchRepos.ensure({
         backend: 'local',

@@ -7,6 +7,7 @@ import { INSTANCE_HEALTH } from '../../domain/states.js';
 import { invalidInput, notFound } from '../../errors.js';
 import type { AppDeps } from '../app.js';
 import { parseInput } from '../validate.js';
+import { startRevalidation } from '../../revalidation/service.js';
 import { instanceSummaryView, instanceView } from '../views.js';
 
 const importQuery = z.object({
@@ -71,6 +72,23 @@ export function instanceRoutes(app: FastifyInstance, deps: AppDeps): void {
     const instance = await deps.repos.instances.get(id);
     if (instance === null) throw notFound('instance', id);
     return instanceView(instance);
+  });
+}
+
+export function revalidationRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const params = z.object({ id: z.string().min(1).max(200) });
+  const body = z.object({ repeats: z.number().int().min(1).max(10).default(2) }).default({ repeats: 2 });
+  app.post('/v1/instances/:id/revalidate', { config: { auth: 'operator' }, schema: { tags: ['instances'], summary: 'Re-validate an instance: replay the unpatched commit (must fail) and the ground truth (must pass) `repeats` times' } }, async (request, reply) => {
+    const { id } = parseInput(params, request.params, 'params');
+    const { repeats } = parseInput(body, request.body ?? undefined, 'body');
+    const started = await startRevalidation({ repos: deps.repos, submissions: deps.submissions, logger: deps.logger }, id, repeats);
+    return reply.code(202).send(started);
+  });
+  app.get('/v1/instances/:id/revalidations', { schema: { tags: ['instances'], summary: 'Re-validations of an instance, newest first' } }, async (request) => {
+    const { id } = parseInput(params, request.params, 'params');
+    if ((await deps.repos.instances.get(id)) === null) throw notFound('instance', id);
+    const rows = await deps.repos.revalidations.listForInstance(id, 50);
+    return { items: rows.map((row) => ({ id: row.id, status: row.status, result: row.result, submissionIds: row.submissionIds, details: row.details, startedAt: row.startedAt, completedAt: row.completedAt })) };
   });
 }
 
