@@ -2,12 +2,11 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { InstanceRow, InstanceTestSetRow, Repositories, TrackRow } from '../db/index.js';
 import { conflict, invalidInput, notFound } from '../errors.js';
-import { applyPatch, type MirrorCache } from '../git/index.js';
-import { diffCommits } from '../git/diff-commits.js';
+import type { MirrorCache } from '../git/index.js';
 import { validatePatch } from '../patches/validate-patch.js';
-import { COMMIT_IDENTITY } from '../pipeline/prepare.js';
 import { jobId, type Queues } from '../queue/index.js';
 import { swecTestSets, SWE_CI_ROUNDS, type TestOutcome } from '../scoring/index.js';
+import { combinePatches } from './combine-patches.js';
 import { roundValid, trackView, type TrackView } from './track-view.js';
 
 export interface TrackServiceDeps {
@@ -61,19 +60,6 @@ export function createTrackService(deps: TrackServiceDeps): TrackService {
     return grouped;
   }
 
-  /** Applies `kept` then `patch` on sha_fail and returns the combined diff, or why it did not apply. */
-  async function combine(instance: InstanceRow, kept: string, patch: string): Promise<{ ok: true; patch: string } | { ok: false; message: string }> {
-    if (kept === '') return { ok: true, patch };
-    const upstream = { owner: instance.repoOwner, name: instance.repoName, url: instance.upstreamUrl ?? `https://github.com/${instance.repoOwner}/${instance.repoName}.git` };
-    const gitDir = await deps.mirrors.ensureCommits(upstream, [instance.shaFail]);
-    const common = { gitDir, identity: COMMIT_IDENTITY, date: new Date(0), message: 'ci-replay track round' };
-    const base = await applyPatch({ ...common, baseSha: instance.shaFail, patch: kept });
-    if (!base.ok) return { ok: false, message: `the kept code no longer applies: ${base.message}` };
-    const next = await applyPatch({ ...common, baseSha: base.commitSha, patch });
-    if (!next.ok) return next;
-    return { ok: true, patch: await diffCommits(gitDir, instance.shaFail, next.commitSha) };
-  }
-
   const service: TrackService = {
     async create(input) {
       const instance = await instanceOf(input.instanceId);
@@ -95,7 +81,7 @@ export function createTrackService(deps: TrackServiceDeps): TrackService {
       }
       const kept = [...rounds].reverse().find(roundValid);
       const instance = await instanceOf(track.instanceId);
-      const combined = await combine(instance, kept?.cumulativePatch ?? '', patch);
+      const combined = await combinePatches(deps, instance, kept?.cumulativePatch ?? '', patch);
       const cumulativePatch = combined.ok ? combined.patch : (kept?.cumulativePatch ?? '');
       const roundNumber = (last?.roundNumber ?? 0) + 1;
       const submissionId = await repos.tracks.addRound({
@@ -107,7 +93,7 @@ export function createTrackService(deps: TrackServiceDeps): TrackService {
         submission: { instanceId: instance.id, runId: track.runId, kind: 'candidate', patch: cumulativePatch, patchSha256: sha256(cumulativePatch), idempotencyKey: null, requestHash: null },
       });
       if (!combined.ok) {
-        await repos.submissions.transition(submissionId, ['queued'], 'patch_failed', { verdict: 'invalid', reason: 'patch_failed', errorMessage: combined.message, completedAt: new Date() });
+        await repos.submissions.transition(submissionId, ['queued'], 'patch_failed', { verdict: 'invalid', reason: 'patch_failed', errorMessage: combined.which === 'first' ? `the kept code no longer applies: ${combined.message}` : combined.message, completedAt: new Date() });
         return { roundNumber, submissionId, keptFromRound: kept?.roundNumber ?? null, state: 'patch_failed' };
       }
       try {

@@ -83,11 +83,11 @@ export function createReportRepository(prisma: Prisma): ReportRepository {
     async instancesForRuns(runIds, dataset) {
       if (dataset !== undefined) {
         return prisma.$queryRaw<ReportInstance[]>`
-          SELECT "id", "dataset", "repoOwner", "repoName", "labels", "health" FROM "Instance"
+          SELECT "id", "dataset", "repoOwner", "repoName", COALESCE("labels", '{}') AS "labels", "health" FROM "Instance"
           WHERE "dataset" = ${dataset} ORDER BY "id"`;
       }
       return prisma.$queryRaw<ReportInstance[]>`
-        SELECT "id", "dataset", "repoOwner", "repoName", "labels", "health" FROM "Instance"
+        SELECT "id", "dataset", "repoOwner", "repoName", COALESCE("labels", '{}') AS "labels", "health" FROM "Instance"
         WHERE "dataset" IN (
           SELECT DISTINCT i."dataset" FROM "Instance" i
           WHERE EXISTS (SELECT 1 FROM "Submission" s WHERE s."instanceId" = i."id" AND s."runId" = ANY(${[...runIds]}::uuid[]))
@@ -96,12 +96,12 @@ export function createReportRepository(prisma: Prisma): ReportRepository {
     },
 
     submissionsForRuns: (runIds) => prisma.$queryRaw<ReportSubmission[]>`
-      SELECT "id", "runId", "instanceId", "state", "verdict", "reason", "observedLabels", "createdAt" FROM "Submission"
+      SELECT "id", "runId", "instanceId", "state", "verdict", "reason", COALESCE("observedLabels", '{}') AS "observedLabels", "createdAt" FROM "Submission"
       WHERE "runId" = ANY(${[...runIds]}::uuid[]) AND "kind" = 'candidate' AND "trackId" IS NULL AND "parentSubmissionId" IS NULL
       ORDER BY "createdAt", "id"`,
 
     sweepInstancesForRuns: (runIds) => prisma.$queryRaw<SweepInstance[]>`
-      SELECT i."id", i."subtasks", i."basePassingTests" FROM "Instance" i
+      SELECT i."id", i."subtasks", COALESCE(i."basePassingTests", '{}') AS "basePassingTests" FROM "Instance" i
       WHERE i."subtasks" IS NOT NULL AND jsonb_typeof(i."subtasks") = 'array' AND jsonb_array_length(i."subtasks") > 0
         AND EXISTS (SELECT 1 FROM "Submission" s WHERE s."instanceId" = i."id" AND s."runId" = ANY(${[...runIds]}::uuid[]))
       ORDER BY i."id"`,

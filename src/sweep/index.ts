@@ -1,0 +1,1 @@
+export { submitSweepSubtasks, type SweepDeps, type SubtaskRun } from './submit-subtasks.js';
