@@ -12,6 +12,23 @@ export interface ClassifyJobInput {
   rules?: readonly Rule[];
   /** Keep the last output lines of failing steps in `parsed.steps[].tail` (used by segmentLogs). */
   keepTailLines?: number;
+  /**
+   * Checkout directories whose prefix is cut from finding paths (the local executor's work dirs); GitHub's
+   * `/home/runner/work/<repo>/<repo>/` and a leading `./` are always cut, so paths are relative to the repository.
+   */
+  workspaceRoots?: string[];
+}
+
+const GITHUB_WORKSPACE = /^\/home\/runner\/work\/[^/]+\/[^/]+\//;
+
+/** A finding's path relative to the repository, as check-run annotations want it. */
+export function repoRelativePath(path: string, roots: readonly string[] = []): string {
+  for (const root of roots) {
+    const prefix = root.endsWith('/') ? root : `${root}/`;
+    if (path.startsWith(prefix)) return path.slice(prefix.length);
+  }
+  const stripped = path.replace(GITHUB_WORKSPACE, '');
+  return stripped.startsWith('./') ? stripped.slice(2) : stripped;
 }
 
 export interface JobClassification extends Classification {
@@ -39,6 +56,9 @@ export async function classifyJob(input: ClassifyJobInput): Promise<JobClassific
   }
   const labels: Label[] = [];
   for (const step of parsed.failedSteps) labels.push(...labelsOfStep(step));
+  for (const label of labels) {
+    label.findings = label.findings.map((f) => ({ ...f, path: repoRelativePath(f.path, input.workspaceRoots) }));
+  }
   if (labels.length === 0 && (input.jobConclusion === 'cancelled' || input.jobConclusion === 'timed_out')) {
     labels.push(runnerLabel(parsed, input.jobConclusion));
   }

@@ -1,4 +1,4 @@
-export { classifyJob, labelTypes, type ClassifyJobInput, type JobClassification } from './classify-job.js';
+export { classifyJob, labelTypes, repoRelativePath, type ClassifyJobInput, type JobClassification } from './classify-job.js';
 export { parseLog, type ParseLogOptions } from './parse-log.js';
 export { RULES, CMD, type Rule, type RuleState, type ParsedFinding } from './rules/index.js';
 export type * from './types.js';

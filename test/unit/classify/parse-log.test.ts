@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { classifyJob, labelTypes, parseLog } from '../../../src/classify/index.js';
+import { classifyJob, labelTypes, parseLog, repoRelativePath } from '../../../src/classify/index.js';
 
 const dir = join(import.meta.dirname, '../../fixtures/logs');
 const flake8Log = readFileSync(join(dir, 'code-linting/flake8-unused-import.log'), 'utf8');
@@ -109,6 +109,13 @@ describe('parseLog', () => {
     const result = await classifyJob({ log: output, jobConclusion: 'failure' });
     expect(result.parsed.layout).toBe('plain');
     expect(result.labels.map((l) => [l.type, l.stepName])).toEqual([['Type Checking', 'Log']]);
+  });
+
+  it('makes finding paths relative to the repository', async () => {
+    const result = await classifyJob({ log: readFileSync(join(dir, 'type-checking/pyright-errors.log')) });
+    expect(result.labels[0]?.findings.map((f) => f.path)).toContain('app/core.py');
+    expect(repoRelativePath('/tmp/run-1/demo/src/a.py', ['/tmp/run-1/demo'])).toBe('src/a.py');
+    expect(repoRelativePath('./app/a.py')).toBe('app/a.py');
   });
 
   it('streams a large log with bounded evidence and findings', async () => {
