@@ -1,2 +1,3 @@
-export { createTrackService, type TrackService, type TrackServiceDeps } from './service.js';
+export { createTrackService, type TrackService, type TrackServiceDeps, type SweCiRunReport } from './service.js';
+export { combinePatches } from './combine-patches.js';
 export { trackView, roundValid, type TrackView, type TrackRoundView } from './track-view.js';

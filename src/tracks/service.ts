@@ -5,7 +5,7 @@ import { conflict, invalidInput, notFound } from '../errors.js';
 import type { MirrorCache } from '../git/index.js';
 import { validatePatch } from '../patches/validate-patch.js';
 import { jobId, type Queues } from '../queue/index.js';
-import { swecTestSets, SWE_CI_ROUNDS, type TestOutcome } from '../scoring/index.js';
+import { summarizeSweCiRun, swecTestSets, SWE_CI_ROUNDS, type SweCiRunSummary, type SweCiTaskInput, type TestOutcome } from '../scoring/index.js';
 import { combinePatches } from './combine-patches.js';
 import { roundValid, trackView, type TrackView } from './track-view.js';
 
@@ -26,10 +26,25 @@ export interface TrackService {
   submitRound(trackId: string, patch: string): Promise<{ roundNumber: number; submissionId: string; keptFromRound: number | null; state: string }>;
   get(trackId: string, options?: { gamma?: number }): Promise<TrackView>;
   /**
+   * SWE-CI per-run summary: each track of the run with p0/p* is a task (its finished rounds); the means of
+   * EvoScore, solved and zero-regression over tasks, as SWE-CI reports them. Tracks without test sets are listed apart.
+   */
+  runSummary(runId: string, options?: { gamma?: number }): Promise<SweCiRunReport>;
+  /**
    * Establishes (once) the instance's base and oracle test sets from its latest completed baseline and
    * reference submissions with test results, or from the submissions named; stores and returns them.
    */
   establishTestSets(instanceId: string, from?: { baseSubmissionId: string; oracleSubmissionId: string }): Promise<InstanceTestSetRow | null>;
+}
+
+/** The SWE-CI summary of a run. */
+export interface SweCiRunReport extends SweCiRunSummary {
+  runId: string;
+  gamma: number;
+  /** Track ids per task, in task order (tasks are named by instance id). */
+  trackIds: string[];
+  /** Tracks left out because their instance has no base/oracle test sets yet. */
+  unscored: string[];
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -117,6 +132,26 @@ export function createTrackService(deps: TrackServiceDeps): TrackService {
       const rounds = await repos.tracks.rounds(trackId);
       const results = await resultsOf(rounds.filter(roundValid).map((round) => round.submissionId));
       return trackView({ track, rounds, results, testSet, gamma });
+    },
+
+    async runSummary(runId, options = {}) {
+      const gamma = options.gamma ?? 1;
+      if ((await repos.runs.get(runId)) === null) throw notFound('run', runId);
+      const tasks: SweCiTaskInput[] = [];
+      const trackIds: string[] = [];
+      const unscored: string[] = [];
+      for (const track of await repos.tracks.listByRun(runId)) {
+        const view = await service.get(track.id, { gamma });
+        if (view.p0 === null || view.pStar === null) {
+          unscored.push(track.id);
+          continue;
+        }
+        const firstPending = view.rounds.findIndex((round) => round.status === 'pending');
+        const finished = firstPending === -1 ? view.rounds : view.rounds.slice(0, firstPending);
+        tasks.push({ taskId: view.instanceId, p0: view.p0, pStar: view.pStar, rounds: finished.map((round) => ({ passed: round.passed })) });
+        trackIds.push(track.id);
+      }
+      return { runId, gamma, trackIds, unscored, ...summarizeSweCiRun(tasks, { gamma, n: maxRounds }) };
     },
 
     async establishTestSets(instanceId, from) {

@@ -47,6 +47,8 @@ export interface NewTestSet {
 export interface TrackRepository {
   create(input: NewTrack): Promise<TrackRow>;
   get(id: string): Promise<TrackRow | null>;
+  /** Tracks of a run, oldest first. */
+  listByRun(runId: string): Promise<TrackRow[]>;
   /** Rounds in order, with their submission's state, verdict and test-result count. */
   rounds(trackId: string): Promise<TrackRoundState[]>;
   /** Inserts the submission and the round in one transaction; returns the submission id. A taken round number fails (unique key). */
@@ -62,6 +64,7 @@ export function createTrackRepository(prisma: Prisma): TrackRepository {
   return {
     create: (input) => prisma.track.create({ data: input }),
     get: (id) => prisma.track.findUnique({ where: { id } }),
+    listByRun: (runId) => prisma.track.findMany({ where: { runId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
     async rounds(trackId) {
       const rows = await prisma.trackRound.findMany({
         where: { trackId },

@@ -40,6 +40,16 @@ export function trackRoutes(tracks: TrackService): RouteRegistrar {
       },
     );
 
+    app.get(
+      '/v1/runs/:id/tracks',
+      { schema: { tags: ['tracks'], summary: "SWE-CI summary of a run's tracks: per-task scores and the means (EvoScore for ?gamma=, solved, zero-regression)", querystring: z.toJSONSchema(getQuery, { io: 'input' }) } },
+      async (request) => {
+        const { id } = parseInput(z.object({ id: z.uuid('must be a run id (UUID)') }), request.params, 'params');
+        const { gamma } = parseInput(getQuery, request.query, 'query');
+        return tracks.runSummary(id, { gamma });
+      },
+    );
+
     app.post(
       '/v1/instances/:id/test-sets',
       { config: { auth: 'operator' }, schema: { tags: ['tracks'], summary: "Establish the instance's base and oracle test sets (default: latest baseline and reference submissions with test results)" } },

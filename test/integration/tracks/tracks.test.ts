@@ -188,4 +188,24 @@ describe('SWE-CI tracks', () => {
     const view = (await app.inject({ method: 'GET', url: `/v1/tracks/${created.id}`, headers: auth })).json();
     expect(view).toMatchObject({ p0: 5, pStar: 18, score: { evoScore: 0, solved: false, zeroRegression: true } });
   });
+
+  it("summarizes a run's tracks as SWE-CI does (means over tasks)", async () => {
+    const run = await env.deps.repos.runs.create({ label: 'model-y', metadata: {} });
+    for (const passed of [15, 5]) {
+      const created = await app.inject({ method: 'POST', url: '/v1/tracks', headers: auth, payload: { instanceId: 'swe-ci-1', runId: run.id } });
+      expect(created.statusCode).toBe(201);
+      const round = await app.inject({ method: 'POST', url: `/v1/tracks/${created.json().id}/rounds`, headers: auth, payload: { patch: FIX_ADD } });
+      await finish(round.json().submissionId, ALL_TESTS, passed);
+    }
+    const response = await app.inject({ method: 'GET', url: `/v1/runs/${run.id}/tracks`, headers: auth });
+    expect(response.statusCode, response.body).toBe(200);
+    const body = response.json();
+    expect(body.tasks.map((task: { evoScore: number; solved: boolean; zeroRegression: boolean }) => [task.evoScore, task.solved, task.zeroRegression])).toEqual([
+      [0.5, false, true],
+      [-0.5, false, false],
+    ]);
+    expect(body).toMatchObject({ runId: run.id, gamma: 1, meanEvoScore: 0, solvedRate: 0, zeroRegressionRate: 0.5, unscored: [] });
+    const unknown = await app.inject({ method: 'GET', url: '/v1/runs/00000000-0000-4000-8000-000000000000/tracks', headers: auth });
+    expect(unknown.statusCode).toBe(404);
+  });
 });
