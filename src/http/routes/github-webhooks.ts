@@ -8,10 +8,75 @@ import { errorBody } from '../error-handler.js';
 
 export interface GithubWebhookRouteOptions {
   webhookSecret: string;
-  queues: Pick<Queues, 'add'>;
+  queues: Pick<Queues, 'addBulk'>;
   logger: Logger;
   /** Largest accepted body (GitHub sends at most 25 MB). */
   bodyLimitBytes?: number;
+  /**
+   * Records many deliveries in one statement and returns the GUIDs actually inserted (ON CONFLICT DO NOTHING
+   * RETURNING id). Without it each delivery is recorded with `deliveries.record`; enqueueing is batched either way.
+   */
+  recordMany?: (deliveries: NewDelivery[]) => Promise<Set<string>>;
+  /** Most deliveries written per batch (default 200). */
+  maxBatch?: number;
+}
+
+interface Pending {
+  delivery: NewDelivery;
+  resolve(created: boolean): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Coalesces the deliveries that arrive within one event-loop turn: one insert (or one per delivery without
+ * `recordMany`) and one `addBulk` per batch. Every request still waits until its own delivery is stored.
+ */
+function createRecorder(options: GithubWebhookRouteOptions, record: (delivery: NewDelivery) => Promise<boolean>): (delivery: NewDelivery) => Promise<boolean> {
+  const maxBatch = options.maxBatch ?? 200;
+  let pending: Pending[] = [];
+  let scheduled = false;
+  const insert = async (deliveries: NewDelivery[]): Promise<Set<string>> => {
+    if (options.recordMany !== undefined) return options.recordMany(deliveries);
+    const created = await Promise.all(deliveries.map(async (delivery) => ((await record(delivery)) ? delivery.id : null)));
+    return new Set(created.filter((id): id is string => id !== null));
+  };
+  const flush = async (batch: Pending[]): Promise<void> => {
+    const unique = new Map<string, NewDelivery>();
+    for (const item of batch) if (!unique.has(item.delivery.id)) unique.set(item.delivery.id, item.delivery);
+    let created: Set<string>;
+    try {
+      created = await insert([...unique.values()]);
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    const ids = [...created];
+    await options.queues.addBulk('events', ids.map((id) => ({ payload: { source: 'delivery' as const, deliveryId: id }, options: { jobId: jobId('delivery', id) } }))).catch((error: unknown) => {
+      options.logger.warn({ err: error, count: ids.length }, 'deliveries recorded but not enqueued; the recovery sweep will enqueue them');
+    });
+    const answered = new Set<string>();
+    for (const item of batch) {
+      const first = created.has(item.delivery.id) && !answered.has(item.delivery.id);
+      answered.add(item.delivery.id);
+      item.resolve(first);
+    }
+  };
+  const drain = (): void => {
+    scheduled = false;
+    while (pending.length > 0) {
+      const batch = pending.slice(0, maxBatch);
+      pending = pending.slice(maxBatch);
+      void flush(batch);
+    }
+  };
+  return (delivery) =>
+    new Promise<boolean>((resolve, reject) => {
+      pending.push({ delivery, resolve, reject });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(drain);
+      }
+    });
 }
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
@@ -25,6 +90,7 @@ const bigintOrNull = (value: unknown): bigint | null => (typeof value === 'numbe
  */
 export function githubWebhookRoutes(options: GithubWebhookRouteOptions): RouteRegistrar {
   return async (app: FastifyInstance, deps: AppDeps) => {
+    const record = createRecorder(options, (delivery) => deps.repos.deliveries.record(delivery));
     await app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimitBytes ?? 26 * 1024 * 1024 }, (_request, body, done) => done(null, body));
@@ -53,12 +119,7 @@ export function githubWebhookRoutes(options: GithubWebhookRouteOptions): RouteRe
           repoFullName: (payload.repository as { full_name?: string } | undefined)?.full_name ?? null,
           payload,
         };
-        const created = await deps.repos.deliveries.record(delivery);
-        if (created) {
-          await options.queues.add('events', { source: 'delivery', deliveryId: guid }, { jobId: jobId('delivery', guid) }).catch((error: unknown) => {
-            options.logger.warn({ err: error, deliveryId: guid }, 'delivery recorded but not enqueued; the recovery sweep will enqueue it');
-          });
-        }
+        const created = await record(delivery);
         return reply.code(202).send({ received: true, duplicate: !created });
       });
     });

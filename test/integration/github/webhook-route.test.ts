@@ -86,6 +86,17 @@ describe('POST /api/github/webhooks', () => {
     expect(rows.rows[0].n).toBe(1);
   });
 
+  it('coalesces concurrent deliveries: the same GUID twice in one batch is stored and enqueued once', async () => {
+    const guid = randomUUID();
+    const others = Array.from({ length: 20 }, () => randomUUID());
+    const before = await waiting();
+    const responses = await Promise.all([guid, guid, ...others].map((id) => deliver(app, '{"action":"waiting"}', { 'x-github-delivery': id })));
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(22).fill(202));
+    expect(responses.slice(0, 2).map((response) => response.json().duplicate).sort()).toEqual([false, true]);
+    expect(await waiting()).toBe(before + 21);
+    for (const id of [guid, ...others]) expect((await env.deps.repos.deliveries.get(id))?.status).toBe('received');
+  });
+
   it('acknowledges unknown events; the worker marks them ignored', async () => {
     const guid = randomUUID();
     const response = await deliver(app, '{"zen":"Keep it logically awesome."}', { 'x-github-event': 'ping', 'x-github-delivery': guid });
