@@ -2,7 +2,7 @@
  * Times the pure part of a CI-Repair-Bench report: 10,000 submissions over 567 instances (published
  * per-type occurrences, all 12 types, every submission state and verdict), computed and rendered in
  * every format and view. Run: `npx tsx bench/report.ts [runs] [iterations]`.
- * The database-backed timing (loading the same data) is to be added next to this.
+ * The database-backed timing (seed Postgres, load + compute + render) is bench/report-db.ts.
  */
 import { performance } from 'node:perf_hooks';
 import { buildCiRepairReport, renderReport, type ReportFormat, type ReportView } from '../src/scoring/index.js';
