@@ -12,6 +12,7 @@ import { createMirrorCache, type MirrorCache } from './git/index.js';
 import { createDeliveryProcessor, type DeliveryProcessor } from './pipeline/deliveries.js';
 import { createFileLogStore, type LogStore } from './storage/log-store.js';
 import { join } from 'node:path';
+import { resultRoutes } from './http/routes/results.js';
 
 /** Everything the service's parts need, built once by the composition root and passed down explicitly. */
 export interface Deps {
@@ -63,6 +64,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       return `${status.applied.length} applied`;
     },
   };
+  const logStore = createFileLogStore(join(config.dataDir, 'archive'));
   const backend =
     overrides.backend?.({ repos, logger }) ??
     createLocalBackend({
@@ -84,9 +86,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     readiness,
     backend,
     mirrors: createMirrorCache({ dataDir: config.dataDir, logger }),
-    logStore: createFileLogStore(join(config.dataDir, 'archive')),
+    logStore,
     deliveries: createDeliveryProcessor(),
-    routes: [],
+    routes: [resultRoutes(logStore)],
     async close() {
       await queues.close().catch(() => undefined);
       redis.disconnect();

@@ -7,6 +7,7 @@ import { createDeps } from '../deps.js';
 import { cliConfig, processIo, reportCliError, withDeps, type Io } from './context.js';
 import { runMigrations, serve, work } from './server.js';
 import { registerPipelineCommands } from './pipeline-commands.js';
+import { registerClassifyCommand } from './classify-command.js';
 
 const role = (value: string): Role => {
   if ((ROLES as readonly string[]).includes(value)) return value as Role;
@@ -91,6 +92,7 @@ export function buildProgram(io: Io = processIo): Command {
     });
 
   registerPipelineCommands(program, io);
+  registerClassifyCommand(program, io);
   return program;
 }
 

@@ -13,7 +13,7 @@ export interface ApiHarness {
 /** Builds the real app on a test environment, with one operator and one submitter token. */
 export async function createApiHarness(env: TestEnv): Promise<ApiHarness> {
   const { deps } = env;
-  const app = await buildApp({ config: deps.config, logger: deps.logger, repos: deps.repos, submissions: deps.submissions, readiness: deps.readiness });
+  const app = await buildApp({ config: deps.config, logger: deps.logger, repos: deps.repos, submissions: deps.submissions, readiness: deps.readiness, extraRoutes: deps.routes });
   const operator = (await mintToken(deps.repos.tokens, { name: 'test-operator', role: 'operator' })).token;
   const submitter = (await mintToken(deps.repos.tokens, { name: 'test-submitter', role: 'submitter' })).token;
   return { app, operator, submitter, auth: (token) => ({ authorization: `Bearer ${token}` }) };

@@ -93,6 +93,20 @@ describe('the ci-replay CLI (real processes)', () => {
     expect(fixed.code).toBe(0);
   });
 
+  it('classifies a log file from disk', async () => {
+    const labels = JSON.parse(await readFile(join(projectRoot(), 'test', 'fixtures', 'logs', 'labels.json'), 'utf8')) as Record<string, { labels: string[] }>;
+    const entry = labels['code-linting/flake8-unused-import.log']!;
+    const file = join(projectRoot(), 'test', 'fixtures', 'logs', 'code-linting', 'flake8-unused-import.log');
+    const text = await cli('classify', file);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('Code Linting');
+    const json = JSON.parse((await cli('classify', file, '--json')).stdout);
+    expect(json.labels.map((label: { type: string }) => label.type).sort()).toEqual([...entry.labels].sort());
+    const missing = await cli('classify', join(dataDir, 'nope.log'));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('no log file at');
+  });
+
   it('fails fast on bad configuration, naming the variable', async () => {
     const result = await exec(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), 'migrate'], { env: { ...env, DATABASE_URL: 'mysql://nope', CI_BACKEND: 'cloud' } }).then(
       () => ({ stderr: '', code: 0 }),
