@@ -49,6 +49,7 @@ const schema = z
     REVALIDATE_INTERVAL_HOURS: z.coerce.number().min(0).default(0),
     REVALIDATE_REPEATS: positiveInt.default(2),
     REVALIDATE_BATCH: positiveInt.default(10),
+    TRACK_MAX_ROUNDS: positiveInt.max(100).default(20),
     SHUTDOWN_GRACE_MS: positiveInt.default(30_000),
   })
   .superRefine((env, ctx) => {
@@ -92,6 +93,8 @@ export interface Config {
   pipeline: { noRunGraceSeconds: number; runTimeoutMinutes: number };
   /** Scheduled re-validation: every instance replayed (baseline must fail, ground truth must pass) `repeats` times. */
   revalidation: { intervalHours: number; repeats: number; batch: number };
+  /** SWE-CI multi-round tracks: most rounds a track accepts. */
+  tracks: { maxRounds: number };
   standardize: {
     matrixStrategy: 'first' | 'newest-python' | 'from-logs';
     pinDependencies: boolean;
@@ -152,6 +155,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     executor: { maxParallelJobs: env.EXECUTOR_MAX_PARALLEL_JOBS, outputCapBytes: env.EXECUTOR_OUTPUT_CAP_BYTES },
     pipeline: { noRunGraceSeconds: env.NO_RUN_GRACE_SECONDS, runTimeoutMinutes: env.RUN_TIMEOUT_MINUTES },
     revalidation: { intervalHours: env.REVALIDATE_INTERVAL_HOURS, repeats: env.REVALIDATE_REPEATS, batch: env.REVALIDATE_BATCH },
+    tracks: { maxRounds: env.TRACK_MAX_ROUNDS },
     standardize: {
       matrixStrategy: env.MATRIX_STRATEGY,
       pinDependencies: env.PIN_DEPENDENCIES,

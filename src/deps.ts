@@ -13,6 +13,10 @@ import { createDeliveryProcessor, type DeliveryProcessor } from './pipeline/deli
 import { createFileLogStore, type LogStore } from './storage/log-store.js';
 import { join } from 'node:path';
 import { resultRoutes } from './http/routes/results.js';
+import { reportRoutes } from './http/routes/reports.js';
+import { sweepRoutes } from './http/routes/sweep.js';
+import { trackRoutes } from './http/routes/tracks.js';
+import { createTrackService } from './tracks/index.js';
 
 /** Everything the service's parts need, built once by the composition root and passed down explicitly. */
 export interface Deps {
@@ -75,6 +79,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       outputCapBytes: config.executor.outputCapBytes,
       ...(overrides.stepEnv !== undefined ? { stepEnv: overrides.stepEnv } : {}),
     });
+  const mirrors = createMirrorCache({ dataDir: config.dataDir, logger });
+  const tracks = createTrackService({ repos, mirrors, queues, logger, patchMaxBytes: config.limits.patchMaxBytes, maxRounds: config.tracks.maxRounds });
   return {
     config,
     logger,
@@ -85,10 +91,10 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     submissions,
     readiness,
     backend,
-    mirrors: createMirrorCache({ dataDir: config.dataDir, logger }),
+    mirrors,
     logStore,
     deliveries: createDeliveryProcessor(),
-    routes: [resultRoutes(logStore)],
+    routes: [resultRoutes(logStore), reportRoutes, trackRoutes(tracks), sweepRoutes({ repos, mirrors, queues, logger })],
     async close() {
       await queues.close().catch(() => undefined);
       redis.disconnect();

@@ -8,6 +8,7 @@ import { cliConfig, processIo, reportCliError, withDeps, type Io } from './conte
 import { runMigrations, serve, work } from './server.js';
 import { registerPipelineCommands } from './pipeline-commands.js';
 import { registerClassifyCommand } from './classify-command.js';
+import { registerReportCommands } from './report-commands.js';
 
 const role = (value: string): Role => {
   if ((ROLES as readonly string[]).includes(value)) return value as Role;
@@ -93,6 +94,7 @@ export function buildProgram(io: Io = processIo): Command {
 
   registerPipelineCommands(program, io);
   registerClassifyCommand(program, io);
+  registerReportCommands(program, io);
   return program;
 }
 

@@ -4,6 +4,7 @@ import type { SubmissionState } from '../domain/states.js';
 import { archiveAndClassify } from './archive-job-log.js';
 import type { PipelineDeps } from './context.js';
 import { renderResultSummary } from './summary.js';
+import { collectTestResults } from './test-results.js';
 
 /** The attempt the verdict uses: the latest attempt of the latest run. */
 export function latestRun(runs: WorkflowRunRow[]): WorkflowRunRow | undefined {
@@ -41,6 +42,9 @@ export async function finalizeSubmission(deps: PipelineDeps, submissionId: strin
   const jobIds = new Set(jobs.map((job) => job.id));
   const labels = (await deps.repos.ci.labelsOf(submissionId)).filter((label) => jobIds.has(label.jobId));
   const observedLabels = [...new Set(labels.map((label) => label.type))];
+  // Per-test results (JUnit XML artifacts) are stored before the state changes: a SWE-CI round is kept only
+  // when its submission completed with test results.
+  await collectTestResults(deps, submissionId, ref).catch((error: unknown) => logger.warn({ err: error, submissionId }, 'test results not collected'));
   const outcome = outcomeOf(run.conclusion);
   const patch = { verdict: outcome.verdict, reason: outcome.reason, observedLabels, completedAt: new Date() };
   const moved = await deps.repos.submissions.transition(submissionId, ['published', 'running'], outcome.state, patch);
