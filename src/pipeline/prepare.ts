@@ -45,7 +45,17 @@ export async function buildBenchmarkCommit(
   submission: Pick<SubmissionRow, 'id' | 'patch' | 'kind' | 'createdAt'>,
 ): Promise<PreparedCommit | { ok: false; message: string }> {
   const gitDir = await deps.mirrors.ensureCommits(upstreamOf(instance), [instance.shaFail]);
-  const standardized = await standardizedWorkflow(deps, instance);
+  const commitOptions = {
+    gitDir,
+    baseSha: instance.shaFail,
+    patch: submission.patch,
+    identity: COMMIT_IDENTITY,
+    date: submission.createdAt,
+    message: `ci-replay ${submission.kind} for instance ${instance.id}\n\nSubmission: ${submission.id}\n`,
+  };
+  // A patch that edits the target workflow is applied first: the patched workflow is what gets standardized.
+  const patchedWorkflow = touches(submission.patch, instance.workflowPath) ? await workflowAfterPatch(commitOptions, instance.workflowPath) : null;
+  const standardized = await standardizedWorkflow(deps, instance, patchedWorkflow);
   const lint = deps.linter(standardized.text, instance.workflowPath);
   const siblings = await listFilesAt(gitDir, instance.shaFail, '.github/workflows');
   const files = await Promise.all(
@@ -65,14 +75,9 @@ export async function buildBenchmarkCommit(
     }
   });
   const applied = await applyPatch({
-    gitDir,
-    baseSha: instance.shaFail,
-    patch: submission.patch,
+    ...commitOptions,
     protectedPaths: instance.protectedPaths,
     overrides: [{ path: instance.workflowPath, content: standardized.text }, ...calleeOverrides, ...deletedWorkflows.map((path) => ({ path, content: null }))],
-    identity: COMMIT_IDENTITY,
-    date: submission.createdAt,
-    message: `ci-replay ${submission.kind} for instance ${instance.id}\n\nSubmission: ${submission.id}\n`,
   });
   if (!applied.ok) return { ok: false, message: applied.message };
   const report = [
@@ -103,7 +108,18 @@ export async function buildBenchmarkCommit(
  * one (rendered with its Python version, install command and template values), else the instance's own
  * workflow run through the standardizer.
  */
-async function standardizedWorkflow(deps: Pick<PipelineDeps, 'config'>, instance: InstanceRow): Promise<StandardizeResult> {
+function touches(patch: string, path: string): boolean {
+  return patch.includes(`a/${path}`) || patch.includes(`b/${path}`);
+}
+
+/** The target workflow's text after the patch (null when the patch does not apply or removes it). */
+async function workflowAfterPatch(options: Parameters<typeof applyPatch>[0], path: string): Promise<string | null> {
+  const applied = await applyPatch(options);
+  if (!applied.ok) return null;
+  return (await readFileAt(options.gitDir, applied.commitSha, path))?.toString('utf8') ?? null;
+}
+
+async function standardizedWorkflow(deps: Pick<PipelineDeps, 'config'>, instance: InstanceRow, patchedWorkflow: string | null = null): Promise<StandardizeResult> {
   const metadata = (instance.metadata ?? {}) as { workflowTemplate?: string; templateValues?: Record<string, string> };
   if (metadata.workflowTemplate !== undefined) {
     const values: Record<string, string> = {
@@ -115,8 +131,8 @@ async function standardizedWorkflow(deps: Pick<PipelineDeps, 'config'>, instance
     return { text, report: [{ action: 'rewrote-step', target: instance.workflowPath, reason: `installed the standardized template ${metadata.workflowTemplate} instead of the instance's workflow` }] };
   }
   const logs = Array.isArray(instance.logs) ? (instance.logs as { step_name?: unknown }[]) : [];
-  return standardizeWorkflowText({
-    text: instance.workflow,
+  const result = standardizeWorkflowText({
+    text: patchedWorkflow ?? instance.workflow,
     path: instance.workflowPath,
     options: {
       matrixStrategy: deps.config.standardize.matrixStrategy,
@@ -125,6 +141,11 @@ async function standardizedWorkflow(deps: Pick<PipelineDeps, 'config'>, instance
       ...(deps.config.standardize.pinIndexUrl !== undefined ? { indexUrl: deps.config.standardize.pinIndexUrl } : {}),
     },
   });
+  if (patchedWorkflow === null) return result;
+  return {
+    text: result.text,
+    report: [{ action: 'rewrote-step', target: instance.workflowPath, reason: 'the patch changed this workflow: the patched workflow was standardized, and standardization wins where they differ' }, ...result.report],
+  };
 }
 
 /** The `prepare` job: build the commit, publish it through the backend, and (local backend) run it. */

@@ -165,6 +165,28 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     expect(forbidden.statusCode).toBe(403);
   });
 
+  it('a patch that edits the target workflow keeps its edit: the patched workflow is standardized', async () => {
+    const workflow = String(demo.instances[0]!.row.workflow).split('\n');
+    const index = workflow.findIndex((line) => line.includes('run: flake8 calc tests'));
+    const context = workflow.slice(index - 1, index + 2);
+    const patch = [
+      'diff --git a/.github/workflows/ci.yml b/.github/workflows/ci.yml',
+      '--- a/.github/workflows/ci.yml',
+      '+++ b/.github/workflows/ci.yml',
+      `@@ -${index},3 +${index},3 @@`,
+      ` ${context[0]}`,
+      `-${context[1]}`,
+      `+${context[1]!.replace('flake8 calc tests', 'flake8 --extend-ignore=F401 calc tests')}`,
+      ` ${context[2]}`,
+      '',
+    ].join('\n');
+    const result = await finished(await submit({ instanceId: 'demo-lint', patch }));
+    expect(result).toMatchObject({ state: 'completed', verdict: 'passed' });
+    const report = (result.standardization as { report: { action: string; target: string; reason: string }[] }).report;
+    expect(report).toContainEqual(expect.objectContaining({ target: '.github/workflows/ci.yml', reason: expect.stringContaining('the patched workflow was standardized') }));
+    expect(report).toContainEqual(expect.objectContaining({ action: 'removed-job', target: 'jobs.publish' }));
+  });
+
   it('a patch that does not apply ends as patch_failed with git\'s message, and nothing is pushed', async () => {
     const patch = demo.instances[0]!.patch.replace('-import os', '-import sys');
     const id = await submit({ instanceId: 'demo-lint', patch });
