@@ -198,6 +198,8 @@ describe('the pipeline end to end on the GitHub backend (simulator: REST, git, A
       pipeline.config.pipeline.noRunGraceSeconds = grace;
     }
     expect(await h.submission(id)).toMatchObject({ state: 'no_run', verdict: 'invalid', reason: 'no_run' });
+    expect(await completedCheckRun(id)).toMatchObject({ conclusion: 'neutral' });
+    expect(checkRunOf(id)?.output.summary).toContain('no run');
     const run = simRunOf(String(published.headSha));
     await waitFor(async () => (run?.attempts.at(-1)?.conclusion === 'cancelled' ? true : undefined), { timeoutMs: 10_000 });
     h.sim.faults.clear();

@@ -75,10 +75,22 @@ export async function reconcileGithubSubmission(deps: PipelineDeps & { github: G
         await client.request('POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel', { owner, repo: name, run_id: run.id }).catch(() => undefined);
       }
       logger.warn({ submissionId, runs: runs.length }, 'the workflow run never started within the grace period');
-      return;
     }
   }
-  await reconcileSubmission(deps, submissionId, logger);
+  if ((await deps.repos.submissions.getSummary(submissionId))?.state === submission.state) await reconcileSubmission(deps, submissionId, logger);
+  const after = await deps.repos.submissions.getSummary(submissionId);
+  if (repo !== null && after !== null && (after.state === 'no_run' || after.state === 'timed_out')) {
+    // Without a finalize the check run would stay queued (stale after 14 days): close it as neutral.
+    await deps.backend.reportResult({
+      submissionId,
+      repoFullName: repo,
+      headSha: submission.headSha,
+      checkRunId: after.checkRunId,
+      verdict: 'invalid',
+      summary: `## ci-replay: ${after.state === 'no_run' ? 'no run' : 'timed out'}\n\n${after.errorMessage ?? ''}\n\nSubmission [\`${submissionId}\`](${deps.config.publicUrl}/v1/submissions/${submissionId}).`,
+      annotations: [],
+    });
+  }
 }
 
 const NOT_STARTED = new Set(['requested', 'queued', 'waiting', 'pending']);
