@@ -22,8 +22,10 @@ export interface DemoInstance {
   id: string;
   title: string;
   row: Record<string, unknown>;
-  /** The ground-truth fix, also used as the demo's candidate patch. */
+  /** The ground-truth fix. */
   patch: string;
+  /** The bundled candidate patch (examples/python-demo/patches/<id>.patch): what a repair system might submit. */
+  candidate: string;
 }
 
 export interface Demo {
@@ -31,6 +33,9 @@ export interface Demo {
   instances: DemoInstance[];
   jsonl: string;
 }
+
+/** The committed instance file (examples/python-demo/instances.jsonl): the rows without `upstream_url`. */
+export const COMMITTED_INSTANCES = join(here, 'python-demo', 'instances.jsonl');
 
 /**
  * Builds the demo upstream: a small Python project with real history (fixed identity and dates, so the SHAs
@@ -80,6 +85,7 @@ export async function buildDemo(targetDir: string): Promise<Demo> {
         id: bug.id,
         title: bug.title,
         patch,
+        candidate: await readFile(join(here, 'python-demo', 'patches', `${bug.id}.patch`), 'utf8'),
         row: {
           id: bug.id,
           language: 'Python',
@@ -97,6 +103,7 @@ export async function buildDemo(targetDir: string): Promise<Demo> {
           commit_date: '2024-03-01T10:00:00Z',
           logs: [{ step_name: bug.failed_job, log: `(the demo's original failure: ${bug.title})` }],
           error_type: bug.error_type,
+          protected_paths: ['tests/**'],
         },
       });
     }

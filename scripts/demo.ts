@@ -45,7 +45,7 @@ try {
     const submissions: { id: string; instance: string; kind: string }[] = [];
     for (const instance of demo.instances) {
       const baseline = await api('POST', '/v1/submissions', { instanceId: instance.id, kind: 'baseline', runId: run.id });
-      const candidate = await api('POST', '/v1/submissions', { instanceId: instance.id, patch: instance.patch, runId: run.id });
+      const candidate = await api('POST', '/v1/submissions', { instanceId: instance.id, patch: instance.candidate, runId: run.id });
       submissions.push({ id: String(baseline.id), instance: instance.id, kind: 'baseline' }, { id: String(candidate.id), instance: instance.id, kind: 'candidate' });
     }
     say(`submitted ${submissions.length} submissions to run ${String(run.id)}; waiting for CI…`);

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemo, type Demo } from '../../examples/build-demo.js';
+import { buildDemo, COMMITTED_INSTANCES, type Demo } from '../../examples/build-demo.js';
+import { readFile } from 'node:fs/promises';
 import { buildWorkers, type Workers } from '../../src/workers.js';
 import { settleRevalidations } from '../../src/revalidation/service.js';
 import { createApiHarness, type ApiHarness } from '../support/api-client.js';
@@ -185,6 +186,24 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     const report = (result.standardization as { report: { action: string; target: string; reason: string }[] }).report;
     expect(report).toContainEqual(expect.objectContaining({ target: '.github/workflows/ci.yml', reason: expect.stringContaining('the patched workflow was standardized') }));
     expect(report).toContainEqual(expect.objectContaining({ action: 'removed-job', target: 'jobs.publish' }));
+  });
+
+  it('the committed example instance file matches the generated history, and the bundled candidates behave as documented', async () => {
+    const committed = (await readFile(COMMITTED_INSTANCES, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    expect(committed).toEqual(demo.instances.map(({ row }) => {
+      const { upstream_url: _omitted, ...rest } = row;
+      return rest;
+    }));
+    const ids = await Promise.all(demo.instances.map(async (instance) => ({ instance: instance.id, id: await submit({ instanceId: instance.id, patch: instance.candidate }) })));
+    for (const { instance, id } of ids) {
+      const result = await finished(id);
+      if (instance === 'demo-assertion') {
+        // The candidate edits the test instead of the code: the protected path reverts it, and the test still fails.
+        expect(result).toMatchObject({ state: 'completed', verdict: 'failed', revertedFiles: ['tests/test_core.py'] });
+      } else {
+        expect(result, instance).toMatchObject({ state: 'completed', verdict: 'passed' });
+      }
+    }
   });
 
   it('a patch that does not apply ends as patch_failed with git\'s message, and nothing is pushed', async () => {
