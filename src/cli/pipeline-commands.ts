@@ -43,14 +43,15 @@ function progressLine(event: CiEvent): string | null {
 export function registerPipelineCommands(program: Command, io: Io): void {
   program
     .command('prepare')
-    .description('build the benchmark commit of a patch and show its tree changes and standardization report, without pushing')
+    .description('build the benchmark commit of a patch and show its tree changes and standardization report; without --dry-run, also queue it as a submission (a worker publishes and runs it)')
     .requiredOption('--instance <id>', 'instance id')
     .option('--patch <file>', 'a unified diff (git format)')
     .option('--ground-truth', "use the instance's ground-truth patch")
     .option('--baseline', 'no patch (the unpatched commit)')
-    .option('--dry-run', 'do not push (the default: prepare never pushes)')
+    .option('--dry-run', 'only show the commit: push nothing, queue nothing')
+    .option('--run <id>', 'the run the queued submission belongs to')
     .option('--json', 'print JSON')
-    .action(async (options: PatchOptions & { json?: boolean }) => {
+    .action(async (options: PatchOptions & { json?: boolean; dryRun?: boolean; run?: string }) => {
       await withDeps(async (deps) => {
         const instance = await deps.repos.instances.get(options.instance);
         if (instance === null) throw notFound('instance', options.instance);
@@ -62,14 +63,19 @@ export function registerPipelineCommands(program: Command, io: Io): void {
           process.exitCode = 1;
           return;
         }
+        const queued =
+          options.dryRun === true
+            ? null
+            : (await deps.submissions.create({ instanceId: instance.id, kind, ...(kind === 'candidate' ? { patch } : {}), ...(options.run !== undefined ? { runId: options.run } : {}) })).submission;
         if (options.json === true) {
-          io.out(JSON.stringify({ commitSha: prepared.commitSha, changes: prepared.changes, revertedFiles: prepared.revertedFiles, standardization: prepared.standardization }, null, 2));
+          io.out(JSON.stringify({ commitSha: prepared.commitSha, changes: prepared.changes, revertedFiles: prepared.revertedFiles, standardization: prepared.standardization, submissionId: queued?.id ?? null }, null, 2));
           return;
         }
-        io.out(`commit ${prepared.commitSha} (not pushed)\n\nTree changes against ${instance.shaFail}:`);
+        io.out(`commit ${prepared.commitSha} (preview; not pushed)\n\nTree changes against ${instance.shaFail}:`);
         for (const change of prepared.changes) io.out(`  ${change.status}\t${change.oldPath === undefined ? '' : `${change.oldPath} -> `}${change.path}`);
         if (prepared.revertedFiles.length > 0) io.out(`\nReverted (protected paths): ${prepared.revertedFiles.join(', ')}`);
         io.out(`\nStandardization report:\n${prepared.standardization.markdown}`);
+        if (queued !== null) io.out(`\nqueued as submission ${queued.id} (state ${queued.state}); a worker publishes and runs it`);
       });
     });
 

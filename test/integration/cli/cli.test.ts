@@ -77,10 +77,14 @@ describe('the ci-replay CLI (real processes)', () => {
     await writeFile(patchFile, demo.instances[0]!.patch);
     const prepared = await cli('prepare', '--instance', 'demo-lint', '--patch', patchFile, '--dry-run');
     expect(prepared.code).toBe(0);
-    expect(prepared.stdout).toMatch(/commit [0-9a-f]{40} \(not pushed\)/);
+    expect(prepared.stdout).toMatch(/commit [0-9a-f]{40} \(preview; not pushed\)/);
+    expect(prepared.stdout).not.toContain('queued as submission');
     expect(prepared.stdout).toContain('M\tcalc/core.py');
     expect(prepared.stdout).toContain('M\t.github/workflows/ci.yml');
     expect(prepared.stdout).toContain('publish');
+
+    const queued = await cli('prepare', '--instance', 'demo-lint', '--patch', patchFile);
+    expect(queued.stdout).toMatch(/queued as submission [0-9a-f-]{36} \(state queued\)/);
 
     const baseline = await cli('run-local', '--instance', 'demo-lint', '--baseline');
     expect(baseline.code).toBe(1);
