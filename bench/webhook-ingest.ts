@@ -7,9 +7,12 @@
  * throughput and latency, the ratio, and checks that every 2xx delivery was recorded and enqueued.
  * Target: ≥ 0.8× probot's throughput, p99 < 50 ms at 200/s, none lost.
  * The intake is measured as shipped (per-row insert) and with a batched insert (see below).
+ * The servers run in a child process (as in a deployment), autocannon in this one, so load generation does not
+ * share the servers' event loop.
  * Run: `npx tsx bench/webhook-ingest.ts [seconds] [connections]` (needs the test Postgres and Redis).
  */
 import { createHmac, randomUUID } from 'node:crypto';
+import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -34,6 +37,7 @@ const require = createRequire(import.meta.url);
 const autocannon = require('autocannon') as Cannon;
 const examples = require('@octokit/webhooks-examples/api.github.com/index.json') as { name: string; examples: Record<string, unknown>[] }[];
 
+const serving = process.argv[2] === '--serve';
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 50);
 const secret = 'bench-webhook-secret';
@@ -57,76 +61,111 @@ function fire(url: string, extra: Record<string, unknown>): Promise<CannonResult
 const line = (label: string, result: CannonResult): string =>
   `${label.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p50 ${String(result.latency.p50).padStart(4)} ms  p99 ${String(result.latency.p99).padStart(4)} ms  2xx ${result['2xx']}  non-2xx ${result.non2xx}  errors ${result.errors}`;
 
-// 1. Stock probot: verification only.
-const probot = new Probot({ appId: 1, privateKey: 'unused', secret, log: pino({ level: 'silent' }) });
-const middleware = await createNodeMiddleware(() => undefined, { probot });
-const probotServer = createServer((request, response) => {
-  void middleware(request, response, () => {
-    response.writeHead(404).end();
+async function serve(): Promise<void> {
+  // 1. Stock probot: verification only.
+  const probot = new Probot({ appId: 1, privateKey: 'unused', secret, log: pino({ level: 'silent' }) });
+  const middleware = await createNodeMiddleware(() => undefined, { probot });
+  const probotServer = createServer((request, response) => {
+    void middleware(request, response, () => {
+      response.writeHead(404).end();
+    });
   });
-});
-await new Promise<void>((resolve) => probotServer.listen(0, '127.0.0.1', resolve));
-const probotUrl = `http://127.0.0.1:${(probotServer.address() as AddressInfo).port}/api/github/webhooks`;
+  await new Promise<void>((resolve) => probotServer.listen(0, '127.0.0.1', resolve));
+  const probotUrl = `http://127.0.0.1:${(probotServer.address() as AddressInfo).port}/api/github/webhooks`;
 
-// 2. ci-replay's intake on a fresh schema and queue prefix: as shipped (one `deliveries.record` per delivery,
-// batched enqueue), and with a batched insert (what a `deliveries.recordMany` in src/db would do; written
-// here with one INSERT … ON CONFLICT DO NOTHING RETURNING id so the figure is measurable today).
-const env = await createTestEnv();
-const logger = pino({ level: 'silent' });
-const recordMany = async (deliveries: NewDelivery[]): Promise<Set<string>> => {
-  const values: unknown[] = [];
-  const rows = deliveries.map((d, i) => {
-    values.push(d.id, d.event, d.action, d.hookId?.toString() ?? null, d.installationId?.toString() ?? null, d.repoFullName, JSON.stringify(d.payload));
-    const base = i * 7;
-    return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}::bigint, $${base + 5}::bigint, $${base + 6}, $${base + 7}::jsonb)`;
+  // 2. ci-replay's intake on a fresh schema and queue prefix: as shipped (one `deliveries.record` per delivery,
+  // batched enqueue), and with a batched insert (what a `deliveries.recordMany` in src/db would do; written
+  // here with one INSERT … ON CONFLICT DO NOTHING RETURNING id so the figure is measurable today).
+  const env = await createTestEnv();
+  const logger = pino({ level: 'silent' });
+  const recordMany = async (deliveries: NewDelivery[]): Promise<Set<string>> => {
+    const values: unknown[] = [];
+    const rows = deliveries.map((d, i) => {
+      values.push(d.id, d.event, d.action, d.hookId?.toString() ?? null, d.installationId?.toString() ?? null, d.repoFullName, JSON.stringify(d.payload));
+      const base = i * 7;
+      return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}::bigint, $${base + 5}::bigint, $${base + 6}, $${base + 7}::jsonb)`;
+    });
+    const result = await env.deps.db.pool.query(
+      `INSERT INTO ${env.schema}."WebhookDelivery" (id, event, action, "hookId", "installationId", "repoFullName", payload) VALUES ${rows.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
+      values,
+    );
+    return new Set(result.rows.map((row: { id: string }) => row.id));
+  };
+  const intake = async (batched: boolean): Promise<{ url: string; close(): Promise<void> }> => {
+    const app = await buildApp({
+      config: env.deps.config,
+      logger,
+      repos: env.deps.repos,
+      submissions: env.deps.submissions,
+      readiness: env.deps.readiness,
+      extraRoutes: [githubWebhookRoutes({ webhookSecret: secret, queues: env.deps.queues, logger, ...(batched ? { recordMany } : {}) })],
+    });
+    return { url: `${await app.listen({ port: 0, host: '127.0.0.1' })}/api/github/webhooks`, close: () => app.close() };
+  };
+  const perRow = await intake(false);
+  const batched = await intake(true);
+  const count = async (): Promise<{ recorded: number; enqueued: number }> => {
+    const recorded = (await env.deps.db.pool.query(`SELECT count(*)::int AS n FROM ${env.schema}."WebhookDelivery"`)).rows[0].n as number;
+    const counts = await env.deps.queues.counts('events');
+    return { recorded, enqueued: Object.values(counts).reduce((sum, value) => sum + value, 0) };
+  };
+  process.on('message', (message: string) => {
+    void (async () => {
+      if (message === 'count') process.send?.({ counts: await count() });
+      if (message === 'stop') {
+        await perRow.close();
+        await batched.close();
+        probotServer.close();
+        await env.cleanup();
+        process.exit(0);
+      }
+    })();
   });
-  const result = await env.deps.db.pool.query(
-    `INSERT INTO ${env.schema}."WebhookDelivery" (id, event, action, "hookId", "installationId", "repoFullName", payload) VALUES ${rows.join(', ')} ON CONFLICT (id) DO NOTHING RETURNING id`,
-    values,
-  );
-  return new Set(result.rows.map((row: { id: string }) => row.id));
-};
-const intake = async (batched: boolean): Promise<{ url: string; close(): Promise<void> }> => {
-  const app = await buildApp({
-    config: env.deps.config,
-    logger,
-    repos: env.deps.repos,
-    submissions: env.deps.submissions,
-    readiness: env.deps.readiness,
-    extraRoutes: [githubWebhookRoutes({ webhookSecret: secret, queues: env.deps.queues, logger, ...(batched ? { recordMany } : {}) })],
-  });
-  return { url: `${await app.listen({ port: 0, host: '127.0.0.1' })}/api/github/webhooks`, close: () => app.close() };
-};
-const perRow = await intake(false);
-const batched = await intake(true);
-
-try {
-  await fire(probotUrl, { duration: 2 });
-  await fire(perRow.url, { duration: 2 });
-  await fire(batched.url, { duration: 2 });
-  const probotResult = await fire(probotUrl, {});
-  const perRowResult = await fire(perRow.url, {});
-  const batchedResult = await fire(batched.url, {});
-  const perRowPaced = await fire(perRow.url, { overallRate: 200, connections: 20 });
-  const batchedPaced = await fire(batched.url, { overallRate: 200, connections: 20 });
-  console.log(`payload ${body.length} bytes, ${connections} connections, ${seconds} s per run`);
-  console.log(line('probot createNodeMiddleware (verify)', probotResult));
-  console.log(line('ci-replay, record per row', perRowResult));
-  console.log(line('ci-replay, batched insert', batchedResult));
-  console.log(line('ci-replay, record per row, 200/s', perRowPaced));
-  console.log(line('ci-replay, batched insert, 200/s', batchedPaced));
-  console.log(`throughput ratio vs probot: per row ${(perRowResult.requests.average / probotResult.requests.average).toFixed(2)}, batched ${(batchedResult.requests.average / probotResult.requests.average).toFixed(2)} (target ≥ 0.80)`);
-  console.log(`p99 at 200 deliveries/s: per row ${perRowPaced.latency.p99} ms, batched ${batchedPaced.latency.p99} ms (target < 50 ms)`);
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const answered = [perRowResult, batchedResult, perRowPaced, batchedPaced].reduce((sum, result) => sum + result['2xx'], 0);
-  const recorded = (await env.deps.db.pool.query(`SELECT count(*)::int AS n FROM ${env.schema}."WebhookDelivery"`)).rows[0].n as number;
-  const counts = await env.deps.queues.counts('events');
-  const enqueued = Object.values(counts).reduce((sum, count) => sum + count, 0);
-  console.log(`2xx answered in measured runs: ${answered}; deliveries recorded (incl. warm-ups): ${recorded}; jobs on the events queue: ${enqueued}`);
-  console.log(`lost: ${recorded === enqueued && recorded >= answered ? 'none' : `${recorded - enqueued} recorded but not enqueued`}`);
-} finally {
-  await perRow.close();
-  await batched.close();
-  probotServer.close();
-  await env.cleanup();
+  process.send?.({ urls: { probot: probotUrl, perRow: perRow.url, batched: batched.url } });
 }
+
+async function drive(): Promise<void> {
+  const child = fork(new URL(import.meta.url).pathname, ['--serve'], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const next = <T>(key: string): Promise<T> =>
+    new Promise((resolve) => {
+      const listener = (message: Record<string, unknown>): void => {
+        if (!(key in message)) return;
+        child.off('message', listener);
+        resolve(message[key] as T);
+      };
+      child.on('message', listener);
+    });
+  const urls = await next<{ probot: string; perRow: string; batched: string }>('urls');
+  const probotUrl = urls.probot;
+  const perRow = { url: urls.perRow };
+  const batched = { url: urls.batched };
+  try {
+    await fire(probotUrl, { duration: 2 });
+    await fire(perRow.url, { duration: 2 });
+    await fire(batched.url, { duration: 2 });
+    const probotResult = await fire(probotUrl, {});
+    const perRowResult = await fire(perRow.url, {});
+    const batchedResult = await fire(batched.url, {});
+    const perRowPaced = await fire(perRow.url, { overallRate: 200, connections: 20 });
+    const batchedPaced = await fire(batched.url, { overallRate: 200, connections: 20 });
+    console.log(`payload ${body.length} bytes, ${connections} connections, ${seconds} s per run`);
+    console.log(line('probot createNodeMiddleware (verify)', probotResult));
+    console.log(line('ci-replay, record per row', perRowResult));
+    console.log(line('ci-replay, batched insert', batchedResult));
+    console.log(line('ci-replay, record per row, 200/s', perRowPaced));
+    console.log(line('ci-replay, batched insert, 200/s', batchedPaced));
+    console.log(`throughput ratio vs probot: per row ${(perRowResult.requests.average / probotResult.requests.average).toFixed(2)}, batched ${(batchedResult.requests.average / probotResult.requests.average).toFixed(2)} (target ≥ 0.80)`);
+    console.log(`p99 at 200 deliveries/s: per row ${perRowPaced.latency.p99} ms, batched ${batchedPaced.latency.p99} ms (target < 50 ms)`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const answered = [perRowResult, batchedResult, perRowPaced, batchedPaced].reduce((sum, result) => sum + result['2xx'], 0);
+    child.send('count');
+    const { recorded, enqueued } = await next<{ recorded: number; enqueued: number }>('counts');
+    console.log(`2xx answered in measured runs: ${answered}; deliveries recorded (incl. warm-ups): ${recorded}; jobs on the events queue: ${enqueued}`);
+    console.log(`lost: ${recorded === enqueued && recorded >= answered ? 'none' : `${recorded - enqueued} recorded but not enqueued`}`);
+  } finally {
+    child.send('stop');
+  }
+}
+
+if (serving) await serve();
+else await drive();
