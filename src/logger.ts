@@ -11,6 +11,13 @@ export const REDACT_PATHS = [
   '*.webhookSecret',
   'token',
   'password',
+  '*.*.token',
+  '*.*.password',
+  '*.*.privateKey',
+  '*.headers.authorization',
+  '*.request.headers.authorization',
+  'err.request.headers.authorization',
+  'err.response.headers.authorization',
 ];
 
 export function createLogger(options: { level: string; pretty?: boolean; destination?: NodeJS.WritableStream }): Logger {
