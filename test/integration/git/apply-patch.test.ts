@@ -58,6 +58,7 @@ describe('applyPatch', () => {
     const first = await apply(patch);
     const second = await apply(patch);
     expect(first.ok).toBe(true);
+    expect(second.ok).toBe(true);
     if (!first.ok || !second.ok) return;
     expect(second.commitSha).toBe(first.commitSha);
     expect(first.changes).toEqual([{ status: 'M', path: 'src/app.py' }]);
