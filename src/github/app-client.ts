@@ -47,6 +47,8 @@ export interface GithubAppOptions {
   retries?: number;
   /** Unit of retry waits in ms (default 1000: `retry-after` seconds and (n+1)² s backoff). Tests lower it. */
   retryAfterBaseMs?: number;
+  /** Longest rate-limit wait retried in place (default 60 s); longer ones throw rate_limited with retryAfterMs. */
+  maxInlineWaitMs?: number;
   /** Least time between two content-creating requests of this process (default 1000 ms, GitHub's guidance). */
   writeIntervalMs?: number;
 }
@@ -68,6 +70,7 @@ export function createGithubApp(options: GithubAppOptions): GithubApp {
   const budget = options.budget ?? createMemoryRateBudget();
   const retries = options.retries ?? 3;
   const base = options.retryAfterBaseMs ?? 1000;
+  const maxInlineWaitMs = options.maxInlineWaitMs ?? 60_000;
   const write = new Bottleneck.Group({ maxConcurrent: 1, minTime: options.writeIntervalMs ?? 1000 });
   const log = options.logger.child({ component: 'github' });
   const octokitLog = {
@@ -81,7 +84,9 @@ export function createGithubApp(options: GithubAppOptions): GithubApp {
     const onLimit = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean => {
       void budget.pause(budgetKey, retryAfter * base);
       log.warn({ retryAfter, retryCount, budgetKey }, 'github rate limit hit');
-      return retryCount < retries;
+      // Wait in place only briefly; a long wait (primary limit until the reset) surfaces as rate_limited so the
+      // queue delays the job instead of holding a worker slot.
+      return retryCount < retries && retryAfter * base <= maxInlineWaitMs;
     };
     const octokit = new ProbotOctokit({
       authStrategy: createAppAuth,
