@@ -23,6 +23,8 @@ export interface GithubClient {
 
 export interface InstallationClient extends GithubClient {
   readonly installationId: number;
+  /** The account the App is installed on ('Organization' or 'User'; null when created by id alone). */
+  readonly accountType: string | null;
   /** An installation access token (cached until shortly before it expires), for git over HTTPS. */
   token(): Promise<string>;
 }
@@ -132,15 +134,16 @@ export function createGithubApp(options: GithubAppOptions): GithubApp {
 
   const app = wrap(build(undefined, 'app'));
   const installations = new Map<number, InstallationClient>();
-  const byAccount = new Map<string, number>();
+  const byAccount = new Map<string, { id: number; type: string | null }>();
 
-  const installation = (installationId: number): InstallationClient => {
+  const installation = (installationId: number, accountType: string | null = null): InstallationClient => {
     const cached = installations.get(installationId);
     if (cached !== undefined) return cached;
     const octokit = build(installationId, `installation-${installationId}`);
     const client: InstallationClient = {
       ...wrap(octokit),
       installationId,
+      accountType,
       async token() {
         const auth = (await octokit.auth({ type: 'installation' })) as { token: string };
         return auth.token;
@@ -155,14 +158,14 @@ export function createGithubApp(options: GithubAppOptions): GithubApp {
     installation,
     async installationFor(account) {
       const key = account.toLowerCase();
-      let id = byAccount.get(key);
-      if (id === undefined) {
-        const all = await app.paginate<{ id: number; account: { login: string } | null }>('GET /app/installations');
-        for (const found of all) if (found.account !== null) byAccount.set(found.account.login.toLowerCase(), found.id);
-        id = byAccount.get(key);
+      let found = byAccount.get(key);
+      if (found === undefined) {
+        const all = await app.paginate<{ id: number; account: { login: string; type?: string } | null }>('GET /app/installations');
+        for (const item of all) if (item.account !== null) byAccount.set(item.account.login.toLowerCase(), { id: item.id, type: item.account.type ?? null });
+        found = byAccount.get(key);
       }
-      if (id === undefined) throw permanent('github_not_installed', `the GitHub App is not installed on ${account}`);
-      return installation(id);
+      if (found === undefined) throw permanent('github_not_installed', `the GitHub App is not installed on ${account}`);
+      return installation(found.id, found.type);
     },
   };
 }

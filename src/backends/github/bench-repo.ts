@@ -46,7 +46,9 @@ export async function ensureBenchRepo(ctx: BenchRepoContext, upstream: Upstream,
   let repo = await getRepo(client, owner, name);
   if (repo === null) {
     if (ctx.mode === 'fork') {
-      await client.request('POST /repos/{owner}/{repo}/forks', { owner: upstream.owner, repo: upstream.name, organization: owner, name, default_branch_only: false });
+      // `organization` only for an organization; a fork into a user account names no organization.
+      const organization = client.accountType === 'User' ? {} : { organization: owner };
+      await client.request('POST /repos/{owner}/{repo}/forks', { owner: upstream.owner, repo: upstream.name, ...organization, name, default_branch_only: false });
       log.info({ upstream }, 'fork requested');
     } else {
       try {

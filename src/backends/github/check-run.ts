@@ -76,17 +76,28 @@ export async function completeCheckRun(client: InstallationClient, checkRunId: n
     }));
   const batches: (typeof annotations)[] = [];
   for (let index = 0; index < annotations.length; index += ANNOTATION_BATCH) batches.push(annotations.slice(index, index + ANNOTATION_BATCH));
-  await client.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
-    owner,
-    repo,
-    check_run_id: checkRunId,
-    status: 'completed',
-    conclusion: CONCLUSION[report.verdict],
-    completed_at: new Date().toISOString(),
-    output: { title, summary: report.summary, ...(batches[0] !== undefined ? { annotations: batches[0] } : {}) },
-    actions: [RERUN_ACTION],
-  });
+  const complete = (first: typeof annotations | undefined) =>
+    client.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', {
+      owner,
+      repo,
+      check_run_id: checkRunId,
+      status: 'completed',
+      conclusion: CONCLUSION[report.verdict],
+      completed_at: new Date().toISOString(),
+      output: { title, summary: report.summary, ...(first !== undefined ? { annotations: first } : {}) },
+      actions: [RERUN_ACTION],
+    });
+  try {
+    await complete(batches[0]);
+  } catch (error) {
+    // Annotations GitHub refuses (422: a path or line it does not accept) must not leave the check run open.
+    if (batches.length === 0 || !isAppError(error) || error.kind !== 'invalid_input') throw error;
+    await complete(undefined);
+    return;
+  }
   for (const batch of batches.slice(1)) {
-    await client.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { owner, repo, check_run_id: checkRunId, output: { title, summary: report.summary, annotations: batch } });
+    await client.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { owner, repo, check_run_id: checkRunId, output: { title, summary: report.summary, annotations: batch } }).catch((error: unknown) => {
+      if (!isAppError(error) || error.kind !== 'invalid_input') throw error;
+    });
   }
 }
