@@ -44,7 +44,7 @@ export function createRepositories(db: DbClient): Repositories {
   return {
     instances: createInstanceRepository(db.prisma),
     runs: createRunRepository(db.prisma),
-    submissions: createSubmissionRepository(db.prisma),
+    submissions: createSubmissionRepository(db.prisma, db.pool),
     tokens: createTokenRepository(db.prisma),
     deliveries: createDeliveryRepository(db.prisma),
     ci: createCiRecordRepository(db.prisma),

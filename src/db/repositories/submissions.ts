@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SubmissionKind, SubmissionState } from '../../domain/states.js';
+import type pg from 'pg';
 import type { Prisma } from '../client.js';
 import type { SubmissionRow } from '../types.js';
 
@@ -65,7 +66,23 @@ export interface SubmissionRepository {
 
 const OMIT_PATCH = { patch: true } as const;
 
-export function createSubmissionRepository(prisma: Prisma): SubmissionRepository {
+/**
+ * Batch insert in one statement over column arrays (`unnest`), straight through pg: Prisma's createMany keeps a
+ * query plan per distinct data set, so thousands of batches would grow the heap.
+ */
+async function insertMany(pool: pg.Pool, rows: (NewSubmission & { id: string })[]): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <K extends keyof (NewSubmission & { id: string })>(key: K) => rows.map((row) => row[key]);
+  await pool.query(
+    `INSERT INTO "Submission" ("id", "runId", "instanceId", "kind", "patch", "patchSha256", "idempotencyKey", "requestHash", "state", "revertedFiles", "observedLabels", "updatedAt")
+     SELECT id, run_id, instance_id, kind, patch, patch_sha256, idempotency_key, request_hash, 'queued', '{}', '{}', now()
+     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+       AS t(id, run_id, instance_id, kind, patch, patch_sha256, idempotency_key, request_hash)`,
+    [column('id'), column('runId'), column('instanceId'), column('kind'), column('patch'), column('patchSha256'), column('idempotencyKey'), column('requestHash')],
+  );
+}
+
+export function createSubmissionRepository(prisma: Prisma, pool: pg.Pool): SubmissionRepository {
   return {
     async createIdempotent(input) {
       const id = randomUUID();
@@ -79,7 +96,7 @@ export function createSubmissionRepository(prisma: Prisma): SubmissionRepository
     },
     async createMany(inputs) {
       const rows = inputs.map((input) => ({ id: randomUUID(), ...input }));
-      await prisma.submission.createMany({ data: rows });
+      await insertMany(pool, rows);
       return rows.map((row) => row.id);
     },
     get: (id) => prisma.submission.findUnique({ where: { id } }),
