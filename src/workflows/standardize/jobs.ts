@@ -8,6 +8,7 @@ import {
 } from '../classify.js';
 import { analyzeGuard, describeRemoved, type GuardContext } from '../guards.js';
 import { secretNames } from '../expressions.js';
+import { article, consumesArtifacts, isAggregator, jobLabel, KEEP_UPLOAD, pathFilterJobs, stepLabel } from './job-facts.js';
 
 type Drop = { strength: 'hard' | 'soft'; reason: string };
 
@@ -19,46 +20,6 @@ interface JobState {
   pending: ReportEntry[];
   needs: string[];
   aggregator: boolean;
-}
-
-function jobLabel(job: YAMLMap, id: string): string {
-  const name = stringAt(job, 'name');
-  return name === undefined ? id : `${id} ("${name}")`;
-}
-
-function stepLabel(step: YAMLMap): string {
-  const name = stringAt(step, 'name');
-  const uses = stringAt(step, 'uses');
-  if (name !== undefined) return `"${name}"`;
-  if (uses !== undefined) return uses;
-  const run = (stringAt(step, 'run') ?? '').trim().split('\n')[0] ?? '';
-  return `\`${run.length > 60 ? `${run.slice(0, 57)}...` : run}\``;
-}
-
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
-}
-
-const KEEP_UPLOAD = /junit|test-results|test-reports|pytest|\.xml\b/i;
-
-function pathFilterJobs(jobs: YAMLMap): Set<string> {
-  const found = new Set<string>();
-  for (const pair of pairsOf(jobs)) {
-    const text = nodeText(pair.value);
-    if (/dorny\/paths-filter|tj-actions\/changed-files|step-security\/changed-files/i.test(text)) found.add(keyOf(pair));
-  }
-  return found;
-}
-
-function consumesArtifacts(jobs: YAMLMap): boolean {
-  return pairsOf(jobs).some((pair) => {
-    const job = isMap(pair.value) ? pair.value : undefined;
-    return job !== undefined && publishWordInName(keyOf(pair), stringAt(job, 'name')) === undefined && /actions\/download-artifact/i.test(nodeText(job));
-  });
-}
-
-function isAggregator(job: YAMLMap): boolean {
-  return /re-actors\/alls-green|needs\.\*\.result|toJSON\(\s*needs\s*\)|join\(\s*needs\.\*/i.test(nodeText(job));
 }
 
 /** Filters steps of one job in place; returns the reason to drop the whole job, if any. */
