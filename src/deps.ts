@@ -17,6 +17,7 @@ import { reportRoutes } from './http/routes/reports.js';
 import { sweepRoutes } from './http/routes/sweep.js';
 import { trackRoutes } from './http/routes/tracks.js';
 import { createTrackService } from './tracks/index.js';
+import { createGithubParts, type GithubParts } from './backends/github/parts.js';
 
 /** Everything the service's parts need, built once by the composition root and passed down explicitly. */
 export interface Deps {
@@ -34,6 +35,8 @@ export interface Deps {
   deliveries: DeliveryProcessor;
   /** Route groups beyond the core API (webhook intake, reports, log segments). */
   routes: RouteRegistrar[];
+  /** The GitHub App parts when CI_BACKEND=github (webhook intake, reconciler, repos sync), else null. */
+  github: GithubParts | null;
   close(): Promise<void>;
 }
 
@@ -45,6 +48,8 @@ export interface DepsOverrides {
   backend?: (parts: { repos: Repositories; logger: Logger }) => CiBackend;
   /** Extra environment for local executor steps (tests put tool shims on PATH). */
   stepEnv?: Record<string, string>;
+  /** GitHub client tuning (tests: shorter retry waits and fork waits). */
+  githubTuning?: { retryAfterBaseMs?: number; writeIntervalMs?: number; forkWaitMs?: number; retries?: number };
 }
 
 export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps {
@@ -69,8 +74,22 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     },
   };
   const logStore = createFileLogStore(join(config.dataDir, 'archive'));
+  const github =
+    config.ciBackend === 'github' && config.github !== undefined
+      ? createGithubParts(config.github, {
+          repos,
+          queues,
+          logger,
+          publicUrl: config.publicUrl,
+          redisUrl: config.redisUrl,
+          queuePrefix: config.queuePrefix,
+          recordMany: (deliveries) => repos.deliveries.recordMany(deliveries),
+          ...(overrides.githubTuning !== undefined ? { tuning: overrides.githubTuning } : {}),
+        })
+      : null;
   const backend =
     overrides.backend?.({ repos, logger }) ??
+    github?.backend ??
     createLocalBackend({
       dataDir: config.dataDir,
       benchRepos: repos.benchRepos,
@@ -93,9 +112,11 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     backend,
     mirrors,
     logStore,
-    deliveries: createDeliveryProcessor(),
-    routes: [resultRoutes(logStore), reportRoutes, trackRoutes(tracks), sweepRoutes({ repos, mirrors, queues, logger })],
+    deliveries: createDeliveryProcessor(github?.deliveryHooks ?? []),
+    routes: [resultRoutes(logStore), reportRoutes, trackRoutes(tracks), sweepRoutes({ repos, mirrors, queues, logger }), ...(github?.routes ?? [])],
+    github,
     async close() {
+      await github?.close();
       await queues.close().catch(() => undefined);
       redis.disconnect();
       await db.close();

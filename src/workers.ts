@@ -51,13 +51,17 @@ export async function buildWorkers(deps: Deps, options: { autorun?: boolean } = 
         await deps.deliveries.sweep(pipeline, logger);
         return;
       }
+      const reconcile = deps.github?.reconcileSubmission ?? reconcileSubmission;
       if (payload.task === 'reconcile' && payload.submissionId !== undefined) {
-        await reconcileSubmission(pipeline, payload.submissionId, logger);
+        await reconcile(pipeline, payload.submissionId, logger);
         return;
       }
       if (payload.task === 'reconcile') {
+        if (deps.github !== null) {
+          await deps.github.redeliverFailed({ since: new Date(Date.now() - 3 * 3_600_000) }).catch((error: unknown) => logger.warn({ err: error }, 'redelivery failed'));
+        }
         for (const stale of await deps.repos.submissions.findStale(['published', 'running'], new Date(Date.now() - 60_000), 200)) {
-          await reconcileSubmission(pipeline, stale.id, logger);
+          await reconcile(pipeline, stale.id, logger);
         }
         return;
       }

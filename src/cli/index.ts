@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { mintToken } from '../auth/tokens.js';
 import { importInstances } from '../catalog/import-instances.js';
 import { ROLES, type Role } from '../domain/states.js';
+import { invalidInput } from '../errors.js';
 import { createDeps } from '../deps.js';
 import { cliConfig, processIo, reportCliError, withDeps, type Io } from './context.js';
 import { runMigrations, serve, work } from './server.js';
@@ -90,6 +91,22 @@ export function buildProgram(io: Io = processIo): Command {
       const revoked = await withDeps((deps) => deps.repos.tokens.revoke(id));
       io.out(revoked ? `revoked ${id}` : `no active token ${id}`);
       if (!revoked) process.exitCode = 2;
+    });
+
+  const repos = program.command('repos').description('benchmark repositories (CI_BACKEND=github)');
+  repos
+    .command('sync')
+    .description('ensure one benchmark repository per upstream: fork or mirror in BENCH_OWNER, Actions and workflows enabled')
+    .option('--instance <id>', 'only the repository of this instance')
+    .option('--all', 'every upstream of the catalog')
+    .option('--json', 'print JSON')
+    .action(async (options: { instance?: string; all?: boolean; json?: boolean }) => {
+      if ((options.instance === undefined) === (options.all !== true)) throw invalidInput('invalid_arguments', 'give --instance <id> or --all');
+      const outcomes = await withDeps(async (deps) => {
+        if (deps.github === null) throw invalidInput('not_github', 'repos sync needs CI_BACKEND=github and the GitHub App settings (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET, BENCH_OWNER)');
+        return deps.github.syncBenchRepos(options.instance !== undefined ? { instanceId: options.instance } : { all: true });
+      });
+      io.out(options.json === true ? JSON.stringify(outcomes, null, 2) : outcomes.map((outcome) => JSON.stringify(outcome)).join('\n'));
     });
 
   registerPipelineCommands(program, io);

@@ -46,7 +46,7 @@ export function createRepositories(db: DbClient): Repositories {
     runs: createRunRepository(db.prisma),
     submissions: createSubmissionRepository(db.prisma, db.pool),
     tokens: createTokenRepository(db.prisma),
-    deliveries: createDeliveryRepository(db.prisma),
+    deliveries: createDeliveryRepository(db.prisma, db.pool),
     ci: createCiRecordRepository(db.prisma),
     revalidations: createRevalidationRepository(db.prisma),
     benchRepos: createBenchRepoRepository(db.prisma),

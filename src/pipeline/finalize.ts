@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { WorkflowRunRow } from '../db/index.js';
 import type { SubmissionState } from '../domain/states.js';
+import { transient } from '../errors.js';
 import { archiveAndClassify } from './archive-job-log.js';
 import type { PipelineDeps } from './context.js';
 import { renderResultSummary } from './summary.js';
@@ -27,6 +28,8 @@ function outcomeOf(conclusion: string | null): { state: SubmissionState; verdict
 export async function finalizeSubmission(deps: PipelineDeps, submissionId: string, logger: Logger): Promise<void> {
   const submission = await deps.repos.submissions.getSummary(submissionId);
   if (submission === null) return;
+  // A run can complete before prepare recorded the publication (webhooks are fast): retry until it did.
+  if (submission.state === 'queued' || submission.state === 'preparing') throw transient('not_published_yet', `submission ${submissionId} is not published yet`);
   const run = latestRun(await deps.repos.ci.runsOf(submissionId));
   if (run === undefined || run.status !== 'completed') {
     logger.info({ submissionId }, 'finalize deferred: latest run not completed');

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import { migrate } from '../../src/db/index.js';
-import { createDeps, type Deps } from '../../src/deps.js';
+import { createDeps, type Deps, type DepsOverrides } from '../../src/deps.js';
 import { migrationsDir } from '../../src/paths.js';
 import { testDatabaseUrl, testRedisUrl } from './test-database.js';
 
@@ -21,7 +21,7 @@ export interface TestEnv {
 }
 
 /** A fresh, isolated environment: own Postgres schema (migrated), own queue prefix, own data dir. */
-export async function createTestEnv(env: Record<string, string> = {}): Promise<TestEnv> {
+export async function createTestEnv(env: Record<string, string> = {}, overrides: Omit<DepsOverrides, 'logger' | 'dbSchema'> = {}): Promise<TestEnv> {
   const suffix = randomBytes(5).toString('hex');
   const schema = `t_${suffix}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'ci-replay-test-'));
@@ -40,7 +40,7 @@ export async function createTestEnv(env: Record<string, string> = {}): Promise<T
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const deps = createDeps(config, { logger, dbSchema: schema });
+  const deps = createDeps(config, { ...overrides, logger, dbSchema: schema });
   await migrate({ pool: deps.db.pool, dir: migrationsDir() });
   return {
     deps,

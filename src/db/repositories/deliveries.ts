@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { Prisma } from '../client.js';
 import type { WebhookDeliveryRow } from '../types.js';
 
@@ -14,13 +15,34 @@ export interface NewDelivery {
 export interface DeliveryRepository {
   /** Records a delivery once per GUID; returns false when it was already recorded. */
   record(input: NewDelivery): Promise<boolean>;
+  /** Records many deliveries in one statement; returns the ids that were new. */
+  recordMany(inputs: NewDelivery[]): Promise<Set<string>>;
   get(id: string): Promise<WebhookDeliveryRow | null>;
   finish(id: string, status: 'processed' | 'ignored' | 'failed', error?: string): Promise<void>;
   findUnprocessed(limit: number, receivedBefore: Date): Promise<string[]>;
 }
 
-export function createDeliveryRepository(prisma: Prisma): DeliveryRepository {
+export function createDeliveryRepository(prisma: Prisma, pool: pg.Pool): DeliveryRepository {
   return {
+    async recordMany(inputs) {
+      if (inputs.length === 0) return new Set();
+      const column = <K extends keyof NewDelivery>(key: K) => inputs.map((input) => input[key]);
+      const result = await pool.query<{ id: string }>(
+        `INSERT INTO "WebhookDelivery" ("id", "event", "action", "hookId", "installationId", "repoFullName", "payload")
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::jsonb[])
+         ON CONFLICT ("id") DO NOTHING RETURNING "id"`,
+        [
+          column('id'),
+          column('event'),
+          column('action'),
+          column('hookId').map((value) => value?.toString() ?? null),
+          column('installationId').map((value) => value?.toString() ?? null),
+          column('repoFullName'),
+          inputs.map((input) => JSON.stringify(input.payload)),
+        ],
+      );
+      return new Set(result.rows.map((row) => row.id));
+    },
     async record(input) {
       const result = await prisma.webhookDelivery.createMany({
         data: [{ ...input, payload: input.payload as object }],

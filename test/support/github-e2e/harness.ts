@@ -7,7 +7,6 @@ import { buildDemo, type Demo } from '../../../examples/build-demo.js';
 import { mintToken } from '../../../src/auth/tokens.js';
 import { createGithubParts, type GithubParts } from '../../../src/backends/github/parts.js';
 import { buildApp } from '../../../src/http/app.js';
-import { createDeliveryProcessor } from '../../../src/pipeline/deliveries.js';
 import { buildWorkers, type Workers } from '../../../src/workers.js';
 import { createExecutorRunner, startGithubSim, type GithubSim } from '../github-sim/index.js';
 import { createTestEnv, type TestEnv } from '../test-env.js';
@@ -58,22 +57,11 @@ export async function startGithubHarness(options: { env?: Record<string, string>
     GITHUB_GIT_URL: sim.url,
     WORKER_CONCURRENCY: '4',
     ...options.env,
-  });
-  const github = env.config.github;
-  if (github === undefined) throw new Error('github config missing');
-  const parts = createGithubParts(github, {
-    repos: env.deps.repos,
-    queues: env.deps.queues,
-    logger,
-    publicUrl: env.config.publicUrl,
-    redisUrl: env.config.redisUrl,
-    queuePrefix: env.config.queuePrefix,
-    tuning: options.tuning ?? { retryAfterBaseMs: 20, writeIntervalMs: 0, forkWaitMs: 1000 },
-  });
-  // What src/deps.ts does for CI_BACKEND=github (see the report): the backend and the delivery hooks.
-  env.deps.backend = parts.backend;
-  env.deps.deliveries = createDeliveryProcessor(parts.deliveryHooks);
-  const app = await buildApp({ config: env.deps.config, logger, repos: env.deps.repos, submissions: env.deps.submissions, readiness: env.deps.readiness, extraRoutes: parts.routes });
+  }, { githubTuning: options.tuning ?? { retryAfterBaseMs: 20, writeIntervalMs: 0, forkWaitMs: 1000 } });
+  // src/deps.ts builds the GitHub parts for CI_BACKEND=github: backend, webhook route, delivery hooks, reconciler.
+  const parts = env.deps.github;
+  if (parts === null) throw new Error('CI_BACKEND=github did not build the GitHub parts');
+  const app = await buildApp({ ...env.deps, logger, extraRoutes: env.deps.routes });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   sim.setWebhookUrl(`${address}/api/github/webhooks`);
   const operator = (await mintToken(env.deps.repos.tokens, { name: 'op', role: 'operator' })).token;
