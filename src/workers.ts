@@ -41,7 +41,8 @@ export async function buildWorkers(deps: Deps, options: { autorun?: boolean } = 
         await handleCiEvent(pipeline, payload.event as unknown as CiEvent, logger);
         return;
       }
-      await deps.deliveries.process(payload.deliveryId, pipeline, logger);
+      const ids = payload.source === 'deliveries' ? payload.deliveryIds : [payload.deliveryId];
+      for (const deliveryId of ids) await deps.deliveries.process(deliveryId, pipeline, logger);
     },
     logs: ({ submissionId, jobRowId }, { logger }) => archiveAndClassify(pipeline, submissionId, jobRowId, logger),
     finalize: ({ submissionId }, { logger }) => finalizeSubmission(pipeline, submissionId, logger),

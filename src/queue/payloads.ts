@@ -11,6 +11,7 @@ export const payloadSchemas = {
   prepare: z.object({ submissionId: id }),
   events: z.discriminatedUnion('source', [
     z.object({ source: z.literal('delivery'), deliveryId: id }),
+    z.object({ source: z.literal('deliveries'), deliveryIds: z.array(id).min(1).max(1000) }),
     z.object({ source: z.literal('local'), eventId: id, event: z.record(z.string(), z.unknown()) }),
   ]),
   logs: z.object({ submissionId: id, jobRowId: id }),

@@ -29,7 +29,7 @@ export function createDeliveryRepository(prisma: Prisma, pool: pg.Pool): Deliver
       const column = <K extends keyof NewDelivery>(key: K) => inputs.map((input) => input[key]);
       const result = await pool.query<{ id: string }>(
         `INSERT INTO "WebhookDelivery" ("id", "event", "action", "hookId", "installationId", "repoFullName", "payload")
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::jsonb[])
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::json[])
          ON CONFLICT ("id") DO NOTHING RETURNING "id"`,
         [
           column('id'),

@@ -51,7 +51,15 @@ function createRecorder(options: GithubWebhookRouteOptions, record: (delivery: N
       return;
     }
     const ids = [...created];
-    await options.queues.addBulk('events', ids.map((id) => ({ payload: { source: 'delivery' as const, deliveryId: id }, options: { jobId: jobId('delivery', id) } }))).catch((error: unknown) => {
+    // One events job per batch (ids only): Redis work stays constant per batch, not per delivery. Processing is
+    // idempotent per delivery, and a delivery is enqueued only by the request that recorded it first.
+    const enqueue =
+      ids.length === 0
+        ? Promise.resolve()
+        : ids.length === 1
+          ? options.queues.addBulk('events', [{ payload: { source: 'delivery' as const, deliveryId: ids[0]! }, options: { jobId: jobId('delivery', ids[0]!) } }])
+          : options.queues.addBulk('events', [{ payload: { source: 'deliveries' as const, deliveryIds: ids }, options: { jobId: jobId('deliveries', ids[0]!, ids.length) } }]);
+    await enqueue.catch((error: unknown) => {
       options.logger.warn({ err: error, count: ids.length }, 'deliveries recorded but not enqueued; the recovery sweep will enqueue them');
     });
     const answered = new Set<string>();

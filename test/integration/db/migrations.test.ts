@@ -38,6 +38,7 @@ function expectedColumns(schema: string): ExpectedColumn[] {
       let pgType = SCALARS[type];
       if (pgType === undefined) throw new Error(`unmapped prisma type ${type}`);
       if (rest.includes('@db.Uuid')) pgType = 'uuid';
+      if (rest.includes('@db.Json')) pgType = 'json';
       columns.push({ table, column, type: list === undefined ? pgType : `${pgType}[]`, nullable: optional !== undefined || list !== undefined });
     }
   }
