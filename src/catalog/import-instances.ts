@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { InstanceRepository } from '../db/index.js';
 import { readLines } from '../util/read-lines.js';
-import { parseInstanceLine, type ParseOptions, type RowError } from './parse-instance.js';
+import { parseInstanceLine, parseInstanceObject, type ParseOptions, type RowError } from './parse-instance.js';
 
 export interface ImportSummary {
   created: number;
@@ -34,6 +34,23 @@ export async function importInstances(
     }
     const outcome = await repository.upsert(result.instance);
     summary[outcome] += 1;
+  }
+  return summary;
+}
+
+/** Imports parsed rows (e.g. from a Parquet file); same reporting and idempotency as the JSONL import. */
+export async function importInstanceRows(rows: AsyncIterable<unknown>, repository: InstanceRepository, options: ParseOptions = {}): Promise<ImportSummary> {
+  const summary: ImportSummary = { created: 0, updated: 0, unchanged: 0, failed: 0, errors: [] };
+  let rowNumber = 0;
+  for await (const row of rows) {
+    rowNumber += 1;
+    const result = parseInstanceObject(row, rowNumber, options);
+    if (!result.ok) {
+      summary.failed += 1;
+      if (summary.errors.length < MAX_REPORTED_ERRORS) summary.errors.push(result.error);
+      continue;
+    }
+    summary[await repository.upsert(result.instance)] += 1;
   }
   return summary;
 }

@@ -36,15 +36,24 @@ export const instanceRowSchema = z.object({
   error_type: z.union([jsonList(z.string()), z.string()]).default([]),
   dataset: z.string().optional(),
   upstream_url: z.string().nullish(),
-  protected_paths: z.array(z.string()).default([]),
+  protected_paths: jsonList(z.string()).default([]),
   oracle_sha: sha.nullish(),
-  subtasks: z.array(z.unknown()).nullish(),
-  base_passing_tests: z.array(z.string()).default([]),
+  subtasks: jsonList(z.unknown()).nullish(),
+  base_passing_tests: jsonList(z.string()).default([]),
   python_version: z.string().nullish(),
   install_command: z.string().nullish(),
   /** Install this template from workflows-templates/ instead of the instance's own workflow. */
   workflow_template: z.string().regex(/^[a-z0-9-]+$/, 'must be a template name from workflows-templates/').nullish(),
-  template_values: z.record(z.string(), z.string()).default({}),
+  template_values: z
+    .preprocess((value) => {
+      if (typeof value !== 'string') return value;
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        return value;
+      }
+    }, z.record(z.string(), z.string()))
+    .default({}),
 });
 
 export type InstanceRow = z.input<typeof instanceRowSchema>;

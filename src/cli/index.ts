@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { mintToken } from '../auth/tokens.js';
-import { importInstances } from '../catalog/import-instances.js';
+import { importInstanceRows, importInstances } from '../catalog/import-instances.js';
+import { parquetFile, readParquetRows } from '../catalog/read-parquet.js';
 import { ROLES, type Role } from '../domain/states.js';
 import { invalidInput } from '../errors.js';
 import { createDeps } from '../deps.js';
@@ -45,17 +46,20 @@ export function buildProgram(io: Io = processIo): Command {
 
   program
     .command('import')
-    .description('import instances from a CI-Repair-Bench-style JSONL file (re-import is idempotent by id)')
-    .argument('<file>', 'JSONL file, one instance per line')
+    .description('import instances from a CI-Repair-Bench-style JSONL or Parquet file (re-import is idempotent by id)')
+    .argument('<file>', 'JSONL file (one instance per line) or the released .parquet file')
     .option('--upstream-owner <owner>', 'override repo_owner with the upstream owner')
     .option('--dataset <name>', 'dataset name recorded with each instance')
     .option('--json', 'print the summary as JSON')
     .action(async (file: string, options: { upstreamOwner?: string; dataset?: string; json?: boolean }) => {
-      const summary = await withDeps((deps) =>
-        importInstances(createReadStream(file), deps.repos.instances, {
-          ...(options.upstreamOwner !== undefined ? { upstreamOwner: options.upstreamOwner } : {}),
-          ...(options.dataset !== undefined ? { dataset: options.dataset } : {}),
-        }),
+      const parseOptions = {
+        ...(options.upstreamOwner !== undefined ? { upstreamOwner: options.upstreamOwner } : {}),
+        ...(options.dataset !== undefined ? { dataset: options.dataset } : {}),
+      };
+      const summary = await withDeps(async (deps) =>
+        file.endsWith('.parquet')
+          ? importInstanceRows(readParquetRows(await parquetFile(file)), deps.repos.instances, parseOptions)
+          : importInstances(createReadStream(file), deps.repos.instances, parseOptions),
       );
       if (options.json === true) {
         io.out(JSON.stringify(summary, null, 2));

@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { importInstances } from '../../catalog/import-instances.js';
+import { importInstanceRows, importInstances } from '../../catalog/import-instances.js';
+import { asyncBufferFromBytes, readParquetRows } from '../../catalog/read-parquet.js';
 import { ERROR_TYPES, normalizeErrorType } from '../../domain/error-types.js';
 import { INSTANCE_HEALTH } from '../../domain/states.js';
 import { invalidInput, notFound } from '../../errors.js';
@@ -30,18 +31,21 @@ export function instanceRoutes(app: FastifyInstance, deps: AppDeps): void {
       config: { auth: 'operator' },
       schema: {
         tags: ['instances'],
-        summary: 'Import instances (CI-Repair-Bench JSONL; body as application/x-ndjson, or a multipart file upload, or a JSON array)',
+        summary: 'Import instances (CI-Repair-Bench JSONL as application/x-ndjson, a multipart upload of a .jsonl or the released .parquet file, or a JSON array)',
         querystring: z.toJSONSchema(importQuery),
       },
     },
     async (request, reply) => {
       const query = parseInput(importQuery, request.query, 'query');
-      const stream = await importStream(request);
-      const summary = await importInstances(stream, deps.repos.instances, {
+      const parseOptions = {
         ...(query.upstreamOwner !== undefined ? { upstreamOwner: query.upstreamOwner } : {}),
         ...(query.dataset !== undefined ? { dataset: query.dataset } : {}),
-        maxTotalBytes: deps.config.limits.bodyLimitBytes,
-      });
+      };
+      const source = await importSource(request);
+      const summary =
+        source.kind === 'parquet'
+          ? await importInstanceRows(readParquetRows(asyncBufferFromBytes(source.bytes)), deps.repos.instances, parseOptions)
+          : await importInstances(source.stream, deps.repos.instances, { ...parseOptions, maxTotalBytes: deps.config.limits.bodyLimitBytes });
       if (summary.created + summary.updated + summary.unchanged === 0 && summary.failed > 0) {
         throw invalidInput('no_valid_rows', `none of the ${summary.failed} rows could be imported; see details.errors`, summary, 422);
       }
@@ -92,14 +96,21 @@ export function revalidationRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 }
 
-async function importStream(request: FastifyRequest): Promise<Readable> {
+type ImportSource = { kind: 'jsonl'; stream: Readable } | { kind: 'parquet'; bytes: Buffer };
+
+async function importSource(request: FastifyRequest): Promise<ImportSource> {
   if (request.isMultipart()) {
     const file = await request.file();
     if (file === undefined) throw invalidInput('missing_file', 'the multipart upload has no file part');
-    return file.file;
+    if (file.filename.endsWith('.parquet')) {
+      const bytes = await file.toBuffer();
+      if (bytes.subarray(0, 4).toString('latin1') !== 'PAR1') throw invalidInput('invalid_parquet', `${file.filename} is not a Parquet file`, undefined, 422);
+      return { kind: 'parquet', bytes };
+    }
+    return { kind: 'jsonl', stream: file.file };
   }
   const body = request.body;
-  if (body instanceof Readable) return body;
-  if (Array.isArray(body)) return Readable.from(body.map((row) => `${JSON.stringify(row)}\n`));
+  if (body instanceof Readable) return { kind: 'jsonl', stream: body };
+  if (Array.isArray(body)) return { kind: 'jsonl', stream: Readable.from(body.map((row) => `${JSON.stringify(row)}\n`)) };
   throw invalidInput('invalid_request', 'send JSONL (content-type application/x-ndjson), a multipart file upload, or a JSON array of rows');
 }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo, type Demo } from '../../../examples/build-demo.js';
 import { projectRoot } from '../../../src/paths.js';
@@ -65,6 +66,13 @@ describe('the ci-replay CLI (real processes)', () => {
     const partial = await cli('import', join(dataDir, 'bad.jsonl'));
     expect(partial.stdout).toContain('unchanged 1, failed 1');
     expect(partial.stderr).toMatch(/line 2 \(id 5\): invalid_row/);
+
+    const parquet = join(dataDir, 'rows.parquet');
+    const first = JSON.parse((await readFile(file, 'utf8')).split('\n')[0]!) as Record<string, unknown>;
+    const text = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+    await writeFile(parquet, Buffer.from(parquetWriteBuffer({ columnData: Object.keys(first).map((name) => ({ name, data: [name === 'id' ? 'from-parquet' : text(first[name])], type: 'STRING' as const })) })));
+    const fromParquet = await cli('import', parquet);
+    expect(fromParquet.stdout).toContain('created 1, updated 0, unchanged 0, failed 0');
 
     const token = await cli('token', 'create', '--role', 'operator', '--name', 'ci');
     expect(token.stdout.trim()).toMatch(/^cirp_[A-Za-z0-9_-]{43}$/);

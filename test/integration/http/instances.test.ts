@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiHarness, type ApiHarness } from '../../support/api-client.js';
 import { createTestEnv, type TestEnv } from '../../support/test-env.js';
@@ -73,6 +74,37 @@ describe('instance catalog', () => {
     expect(response.json()).toMatchObject({ created: 1, failed: 0 });
   });
 
+  it('imports the released Parquet layout from a multipart upload, and refuses a file that is not Parquet', async () => {
+    const rows = (await readFile(fixture, 'utf8')).split('\n').filter(Boolean).flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    }).filter((row) => row.id === 1 || row.id === 2);
+    const asText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+    const columns = ['repo_owner', 'repo_name', 'head_branch', 'workflow_name', 'workflow_filename', 'workflow_path', 'workflow', 'sha_fail', 'sha_success', 'diff', 'commit_date', 'changed_files', 'logs', 'error_type'];
+    const bytes = parquetWriteBuffer({
+      columnData: [
+        { name: 'id', data: rows.map((row) => BigInt(Number(row.id) + 1000)), type: 'INT64' },
+        ...columns.map((name) => ({ name, data: rows.map((row) => asText(row[name])), type: 'STRING' as const })),
+      ],
+    });
+    const boundary = '----cireplayparquet';
+    const head = Buffer.from([`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="ci_repair_dataset.parquet"', 'Content-Type: application/octet-stream', '', ''].join('\r\n'));
+    const body = Buffer.concat([head, Buffer.from(bytes), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const response = await api.app.inject({ method: 'POST', url: '/v1/instances:import', headers: { ...api.auth(api.operator), 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({ created: 2, failed: 0 });
+    const imported = (await api.app.inject({ url: '/v1/instances/1002', headers: api.auth(api.submitter) })).json();
+    expect(imported).toMatchObject({ id: '1002', labels: ['Test Failure', 'Assertion Error'], shaFail: rows[1]!.sha_fail, workflow: rows[1]!.workflow });
+    expect(imported.logs).toEqual(rows[1]!.logs);
+    const fake = Buffer.concat([Buffer.from([`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="x.parquet"', '', 'not parquet'].join('\r\n')), Buffer.from(`\r\n--${boundary}--\r\n`)]);
+    const refused = await api.app.inject({ method: 'POST', url: '/v1/instances:import', headers: { ...api.auth(api.operator), 'content-type': `multipart/form-data; boundary=${boundary}` }, body: fake });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().error.code).toBe('invalid_parquet');
+  });
+
   it('lists with filters and cursor pagination', async () => {
     const all = (await api.app.inject({ url: '/v1/instances?limit=2', headers: api.auth(api.submitter) })).json();
     expect(all.items).toHaveLength(2);
@@ -82,9 +114,9 @@ describe('instance catalog', () => {
     const byRepo = (await api.app.inject({ url: '/v1/instances?repo=octo/gadgets', headers: api.auth(api.submitter) })).json();
     expect(byRepo.items.map((item: { id: string }) => item.id).sort()).toEqual(['3', '4']);
     const byLabel = (await api.app.inject({ url: '/v1/instances?label=Assertion%20Error', headers: api.auth(api.submitter) })).json();
-    expect(byLabel.items.map((item: { id: string }) => item.id)).toEqual(['2']);
+    expect(byLabel.items.map((item: { id: string }) => item.id)).toEqual(['1002', '2']);
     const alias = (await api.app.inject({ url: '/v1/instances?label=Linting', headers: api.auth(api.submitter) })).json();
-    expect(alias.items.map((item: { id: string }) => item.id).sort()).toEqual(['1', '3', '4', 'upload-1']);
+    expect(alias.items.map((item: { id: string }) => item.id).sort()).toEqual(['1', '1001', '3', '4', 'upload-1']);
     const bad = await api.app.inject({ url: '/v1/instances?label=Nope', headers: api.auth(api.submitter) });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.code).toBe('invalid_request');
