@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BENCH_OWNER, startGithubHarness, UPSTREAM_OWNER, type GithubHarness } from '../support/github-e2e/harness.js';
 import type { SimCheckRun } from '../support/github-sim/types.js';
 import { waitFor } from '../support/wait-for.js';
+import { createSchemaValidator } from '../support/github-sim/schema/assert-matches-schema.js';
 import { pipelineDeps } from '../../src/workers.js';
 import type { PipelineDeps } from '../../src/pipeline/context.js';
 
@@ -228,5 +229,28 @@ describe('the pipeline end to end on the GitHub backend (simulator: REST, git, A
     expect(attempts.map((run) => run.runAttempt).sort()).toEqual([1, 2]);
     await waitFor(async () => ((await jobsOf(rerun.id)).some((job) => job.conclusion === 'failure' && job.log !== null) ? true : undefined), { timeoutMs: 30_000 });
     expect(await h.submission(rerun.id)).toMatchObject({ state: 'completed', verdict: 'failed' });
+  });
+
+  it('every REST call the service made is one GitHub documents, with its required body fields (contract)', async () => {
+    const validator = createSchemaValidator();
+    const requests = h.sim.requests();
+    expect(requests.length).toBeGreaterThan(20);
+    const problems: string[] = [];
+    const operations = new Set<string>();
+    for (const request of requests) {
+      const template = validator.findOperation(request.method, request.path);
+      if (template === null) {
+        problems.push(`${request.method} ${request.path} is not in GitHub's OpenAPI description`);
+        continue;
+      }
+      operations.add(`${request.method} ${template}`);
+      for (const field of validator.requiredBodyFields(request.method, template)) {
+        if (request.body === null || !(field in request.body)) problems.push(`${request.method} ${template} without required field ${field}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    for (const operation of ['POST /repos/{owner}/{repo}/check-runs', 'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', 'POST /repos/{owner}/{repo}/forks', 'POST /app/installations/{installation_id}/access_tokens']) {
+      expect(operations, operation).toContain(operation);
+    }
   });
 });

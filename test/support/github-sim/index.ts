@@ -19,7 +19,7 @@ import { createBashRunner } from './runs/bash-runner.js';
 import { createEngine } from './runs/engine.js';
 import type { WorkflowRunner } from './runs/runner.js';
 import { serializeInstallation, appBotUser } from './serialize/accounts.js';
-import { createRequestHandler } from './server.js';
+import { createRequestHandler, type SimRequest } from './server.js';
 import { createState, DEFAULT_APP_ID, ensureAccount, findRepo, nextId } from './state.js';
 import type { Permissions, SimInstallation, SimRepo, SimState } from './types.js';
 import { createDeliverer } from './webhooks/deliverer.js';
@@ -80,6 +80,8 @@ export interface GithubSim {
   state: SimState;
   faults: SimFaults;
   counters: SimCounters;
+  /** Every REST request received (method, path, matched template, JSON body), for contract checks. */
+  requests(): SimRequest[];
   gitUrl(owner: string, name: string): string;
   setWebhookUrl(url: string | null): void;
   createInstallation(options: CreateInstallationOptions): SimInstallation;
@@ -140,7 +142,8 @@ export async function startGithubSim(options: GithubSimOptions = {}): Promise<Gi
   ];
   const apiRules: ApiFaultRule[] = [];
   const counters = new Map<string, number>();
-  const server: Server = createServer(createRequestHandler({ ctx, engine, routes, publicKey: publicKeyFromPem(publicKeyPem), apiRules, counters }));
+  const requestLog: SimRequest[] = [];
+  const server: Server = createServer(createRequestHandler({ ctx, engine, routes, publicKey: publicKeyFromPem(publicKeyPem), apiRules, counters, requestLog }));
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const address = server.address();
@@ -161,6 +164,7 @@ export async function startGithubSim(options: GithubSimOptions = {}): Promise<Gi
     webhookSecret,
     state,
     faults: createFaults(ctx, engine, apiRules),
+    requests: () => [...requestLog],
     counters: {
       get: (key) => counters.get(key) ?? 0,
       snapshot: () => Object.fromEntries(counters),

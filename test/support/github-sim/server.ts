@@ -20,6 +20,15 @@ export interface ServerDeps {
   publicKey: KeyObject;
   apiRules: ApiFaultRule[];
   counters: Map<string, number>;
+  /** Every REST request: method, concrete path, matched template (null when no route matched) and JSON body. */
+  requestLog: SimRequest[];
+}
+
+export interface SimRequest {
+  method: string;
+  path: string;
+  template: string | null;
+  body: Record<string, unknown> | null;
 }
 
 const RATE_LIMIT = { app: 5000, installation: 5000, none: 60 };
@@ -103,6 +112,15 @@ async function serveApi(deps: ServerDeps, req: IncomingMessage, res: ServerRespo
   const matched = matchRoute(deps.routes, method, path);
   const template = matched && matched !== 'method' ? matched.route.template : path;
   count(deps.counters, `${method} ${template}`);
+  const logged: SimRequest = { method, path, template: matched && matched !== 'method' ? matched.route.template : null, body: null };
+  deps.requestLog.push(logged);
+  // Read the body first, so requests answered with an injected fault are logged with their body too.
+  const raw = await readBody(req);
+  try {
+    logged.body = raw.length > 0 ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : null;
+  } catch {
+    logged.body = null;
+  }
   let auth: AuthContext = { kind: 'none' };
   try {
     auth = authenticate(ctx.state, deps.publicKey, req.headers);
@@ -140,7 +158,6 @@ async function serveApi(deps: ServerDeps, req: IncomingMessage, res: ServerRespo
     }
     if (matched === null) throw new GhError(404, 'Not Found');
     if (matched === 'method') throw new GhError(404, 'Not Found');
-    const raw = await readBody(req);
     let body: Record<string, unknown> = {};
     if (raw.length > 0) {
       try {
