@@ -23,7 +23,6 @@ jobs:
       - name: Talk then wait
         run: |
           echo "first line, before the wait"
-          touch "$RUNNER_TEMP/../../talked"
           sleep 3
           echo "after the wait"
 `;
