@@ -68,6 +68,8 @@ describe('every simulator response and webhook matches GitHub’s OpenAPI schema
     token = (created.body as { token: string }).token;
     expect(token).toMatch(/^ghs_/);
 
+    expect((await call('GET', `/app/installations/${installationId}`, { auth: 'app' })).status).toBe(200);
+    expect((await call('GET', '/installation/repositories')).status).toBe(200);
     expect((await call('POST', '/orgs/bench/repos', { body: { name: 'plain', private: false } })).status).toBe(201);
     expect((await call('GET', '/repos/bench/plain/installation', { auth: 'app' })).status).toBe(200);
     expect((await call('GET', '/repos/upstream/lib')).status).toBe(200);
@@ -89,6 +91,8 @@ describe('every simulator response and webhook matches GitHub’s OpenAPI schema
     expect(workflow?.state).toBe('disabled_fork');
     expect((await call('PUT', '/repos/bench/upstream--lib/actions/permissions', { body: { enabled: true } })).status).toBe(204);
     expect((await call('GET', '/repos/bench/upstream--lib/actions/permissions')).status).toBe(200);
+    expect((await call('PUT', `/repos/bench/upstream--lib/actions/workflows/${workflow?.id}/disable`)).status).toBe(204);
+    expect((await call('GET', `/repos/bench/upstream--lib/actions/workflows/${workflow?.id}`)).body).toMatchObject({ state: 'disabled_manually' });
     expect((await call('PUT', `/repos/bench/upstream--lib/actions/workflows/${workflow?.id}/enable`)).status).toBe(204);
     expect((await call('GET', `/repos/bench/upstream--lib/actions/workflows/${workflow?.id}`)).status).toBe(200);
 
@@ -118,6 +122,9 @@ describe('every simulator response and webhook matches GitHub’s OpenAPI schema
     expect((await call('POST', `/repos/bench/upstream--lib/actions/runs/${runId}/rerun`)).status).toBe(201);
     await sim.idle();
     expect((await call('GET', `/repos/bench/upstream--lib/actions/runs/${runId}/attempts/2/jobs`)).status).toBe(200);
+    await sim.idle();
+    // The latest attempt succeeded: GitHub refuses to re-run its (non-existent) failed jobs.
+    expect((await call('POST', `/repos/bench/upstream--lib/actions/runs/${runId}/rerun-failed-jobs`)).status).toBe(403);
 
     const dispatched = await call('POST', `/repos/bench/upstream--lib/actions/workflows/ci.yml/dispatches`, { body: { ref: 'ci-replay/a/1', return_run_details: true } });
     expect(dispatched.status).toBe(200);
