@@ -11,6 +11,7 @@ import { runMigrations, serve, work } from './server.js';
 import { registerPipelineCommands } from './pipeline-commands.js';
 import { registerClassifyCommand } from './classify-command.js';
 import { registerReportCommands } from './report-commands.js';
+import { registerOpsCommands } from './ops-commands.js';
 
 const role = (value: string): Role => {
   if ((ROLES as readonly string[]).includes(value)) return value as Role;
@@ -116,6 +117,7 @@ export function buildProgram(io: Io = processIo): Command {
   registerPipelineCommands(program, io);
   registerClassifyCommand(program, io);
   registerReportCommands(program, io);
+  registerOpsCommands(program, io);
   return program;
 }
 

@@ -16,6 +16,20 @@ export function createRedis(url: string, role: 'worker' | 'producer'): Redis {
   return redis;
 }
 
-export async function pingRedis(redis: Redis): Promise<void> {
+/** Pings Redis, waiting up to `timeoutMs` for a connection still being established. */
+export async function pingRedis(redis: Redis, timeoutMs = 2000): Promise<void> {
+  if (redis.status !== 'ready') {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        redis.off('ready', onReady);
+        reject(new Error(`Redis not reachable within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const onReady = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      redis.once('ready', onReady);
+    });
+  }
   await redis.ping();
 }

@@ -91,6 +91,15 @@ describe('the ci-replay CLI (real processes)', () => {
     expect(prepared.stdout).toContain('M\t.github/workflows/ci.yml');
     expect(prepared.stdout).toContain('publish');
 
+    const submitted = await cli('submit', '--instance', 'demo-lint', '--patch', patchFile, '--idempotency-key', 'cli-1');
+    expect(submitted.stdout).toMatch(/^queued submission [0-9a-f-]{36} \(state queued\)/);
+    expect((await cli('submit', '--instance', 'demo-lint', '--patch', patchFile, '--idempotency-key', 'cli-1')).stdout).toMatch(/^already queued as submission/);
+    const doctor = await cli('doctor');
+    expect(doctor.code).toBe(0);
+    expect(doctor.stdout).toMatch(/ok\s+postgres/);
+    expect(doctor.stdout).toMatch(/ok\s+migrations/);
+    expect(doctor.stdout).toMatch(/ok\s+git\s+git version/);
+
     const queued = await cli('prepare', '--instance', 'demo-lint', '--patch', patchFile);
     expect(queued.stdout).toMatch(/queued as submission [0-9a-f-]{36} \(state queued\)/);
 
