@@ -1,10 +1,9 @@
 /** Standardized workflow templates (workflows-templates/) rendered with `{{placeholder}}` values. */
-import { existsSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseDocument, Scalar } from 'yaml';
 import { invalidInput } from '../errors.js';
+import { templatesDir } from '../paths.js';
 import { walkStrings } from './nodes.js';
 import { stringifyWorkflow } from './parse.js';
 
@@ -17,15 +16,9 @@ export interface TemplateOptions {
   templatesDir?: string;
 }
 
-/** Finds workflows-templates/ by walking up from this module (works from src/ and from dist/src/). */
+/** The repository's workflows-templates/ (works from src/ and from dist/src/). */
 export function defaultTemplatesDir(): string {
-  let current = dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 6; depth += 1) {
-    const candidate = join(current, 'workflows-templates');
-    if (existsSync(candidate)) return candidate;
-    current = dirname(current);
-  }
-  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'workflows-templates');
+  return templatesDir();
 }
 
 /** The placeholders a template text uses, sorted. */
