@@ -12,7 +12,7 @@ import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
-import { buildWorkers } from '../src/workers.js';
+import { createWorkers } from '../src/workers.js';
 
 const TERMINAL = new Set(['completed', 'patch_failed', 'publish_failed', 'no_run', 'timed_out', 'cancelled', 'infra_error']);
 
@@ -26,7 +26,7 @@ try {
   say(`demo upstream: ${demo.upstreamPath} (${demo.instances.length} failing commits)`);
   const app = await buildApp({ ...deps, extraRoutes: deps.routes });
   const address = await app.listen({ host: '127.0.0.1', port: config.port });
-  const workers = await buildWorkers(deps);
+  const workers = await createWorkers(deps);
   const { token } = await mintToken(deps.repos.tokens, { name: 'demo', role: 'operator' });
   const api = async (method: string, path: string, body?: unknown, type = 'application/json'): Promise<Record<string, unknown>> => {
     const response = await fetch(`${address}${path}`, {

@@ -31,7 +31,7 @@ export async function pipelineDeps(deps: Deps): Promise<PipelineDeps> {
 }
 
 /** Builds the queue workers (does not block); the entrypoint handles signals and calls close(). */
-export async function buildWorkers(deps: Deps, options: { autorun?: boolean } = {}): Promise<Workers> {
+export async function createWorkers(deps: Deps, options: { autorun?: boolean } = {}): Promise<Workers> {
   const pipeline = await pipelineDeps(deps);
   const connection = createRedis(deps.config.redisUrl, 'worker');
   const processors: Processors = {

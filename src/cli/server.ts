@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from '../http/app.js';
 import type { Deps } from '../deps.js';
-import { buildWorkers } from '../workers.js';
+import { createWorkers } from '../workers.js';
 import { ensureDatabase, migrate } from '../db/index.js';
 import { migrationsDir } from '../paths.js';
 
@@ -19,7 +19,7 @@ export async function serve(deps: Deps): Promise<void> {
 
 /** `ci-replay worker`: the queue workers and the recovery schedule; finishes active jobs on SIGTERM. */
 export async function work(deps: Deps): Promise<void> {
-  const workers = await buildWorkers(deps);
+  const workers = await createWorkers(deps);
   deps.logger.info({ queues: workers.queues }, 'workers started');
   closeWithGrace({ delay: deps.config.worker.shutdownGraceMs }, async ({ signal, err }) => {
     if (err !== undefined) deps.logger.error({ err }, 'shutting down after an error');

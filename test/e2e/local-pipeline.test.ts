@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo, COMMITTED_INSTANCES, type Demo } from '../../examples/build-demo.js';
 import { readFile } from 'node:fs/promises';
-import { buildWorkers, type Workers } from '../../src/workers.js';
+import { createWorkers, type Workers } from '../../src/workers.js';
 import { settleRevalidations } from '../../src/revalidation/service.js';
 import { createApiHarness, type ApiHarness } from '../support/api-client.js';
 import { createTestEnv, type TestEnv } from '../support/test-env.js';
@@ -22,7 +22,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     demo = await buildDemo(join(env.dataDir, 'examples'));
     const imported = await api.app.inject({ method: 'POST', url: '/v1/instances:import', headers: { ...api.auth(api.operator), 'content-type': 'application/x-ndjson' }, body: demo.jsonl });
     expect(imported.json()).toMatchObject({ created: 4, failed: 0 });
-    workers = await buildWorkers(env.deps);
+    workers = await createWorkers(env.deps);
   });
   afterAll(async () => {
     await workers?.close();

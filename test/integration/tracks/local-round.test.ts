@@ -4,7 +4,7 @@ import { buildDemo, type Demo } from '../../../examples/build-demo.js';
 import type { InstanceInput } from '../../../src/db/index.js';
 import { collectTestResults } from '../../../src/pipeline/test-results.js';
 import { createTrackService, type TrackService } from '../../../src/tracks/index.js';
-import { buildWorkers, type Workers } from '../../../src/workers.js';
+import { createWorkers, type Workers } from '../../../src/workers.js';
 import { createTestEnv, type TestEnv } from '../../support/test-env.js';
 import { waitFor } from '../../support/wait-for.js';
 
@@ -50,7 +50,7 @@ describe('a SWE-CI round end to end on the local backend', () => {
       pythonVersion: null, installCommand: null, contentHash: 'demo', metadata: {},
     };
     await env.deps.repos.instances.upsert(input);
-    workers = await buildWorkers(env.deps);
+    workers = await createWorkers(env.deps);
     tracks = createTrackService({ repos: env.deps.repos, mirrors: env.deps.mirrors, queues: env.deps.queues, logger: env.deps.logger, patchMaxBytes: env.config.limits.patchMaxBytes });
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { buildDemo, type Demo } from '../../../examples/build-demo.js';
 import { mintToken } from '../../../src/auth/tokens.js';
 import { createGithubParts, type GithubParts } from '../../../src/backends/github/parts.js';
 import { buildApp } from '../../../src/http/app.js';
-import { buildWorkers, type Workers } from '../../../src/workers.js';
+import { createWorkers, type Workers } from '../../../src/workers.js';
 import { createExecutorRunner, startGithubSim, type GithubSim } from '../github-sim/index.js';
 import { createTestEnv, type TestEnv } from '../test-env.js';
 import { waitFor } from '../wait-for.js';
@@ -67,7 +67,7 @@ export async function startGithubHarness(options: { env?: Record<string, string>
   const operator = (await mintToken(env.deps.repos.tokens, { name: 'op', role: 'operator' })).token;
   const submitter = (await mintToken(env.deps.repos.tokens, { name: 'sub', role: 'submitter' })).token;
   const demo = await buildDemo(join(env.dataDir, 'examples'));
-  const workers = await buildWorkers(env.deps);
+  const workers = await createWorkers(env.deps);
   const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
   const harness: GithubHarness = {
