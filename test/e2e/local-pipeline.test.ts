@@ -206,6 +206,43 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     }
   });
 
+  it('grades a SWE-sweep candidate end to end: visible suite, one hidden-test subtask run, sweep-json report', async () => {
+    const hidden = ['diff --git a/tests/test_hidden.py b/tests/test_hidden.py', 'new file mode 100644', '--- /dev/null', '+++ b/tests/test_hidden.py', '@@ -0,0 +1,5 @@',
+      '+from calc import multiply', '+', '+', '+def test_hidden():', '+    assert multiply(3, 4) == 12', ''].join('\n');
+    const row = {
+      ...demo.instances[2]!.row, id: 'demo-sweep', protected_paths: [], workflow_template: 'python-pytest', python_version: '3.11', install_command: 'true',
+      template_values: { test_command: 'python -m pytest -q tests' },
+      base_passing_tests: ['tests/test_core.py::test_add', 'tests/test_core.py::test_describe'],
+      subtasks: [{ id: 'multiply', testPatch: hidden, tests: ['tests/test_hidden.py::test_hidden'] }],
+    };
+    await api.app.inject({ method: 'POST', url: '/v1/instances:import', headers: { ...api.auth(api.operator), 'content-type': 'application/x-ndjson' }, body: `${JSON.stringify(row)}\n` });
+    const run = (await api.app.inject({ method: 'POST', url: '/v1/runs', headers: api.auth(api.submitter), payload: { label: 'sweep-model' } })).json();
+    const candidate = await submit({ instanceId: row.id, patch: demo.instances[2]!.patch, runId: run.id });
+    expect(await finished(candidate)).toMatchObject({ state: 'completed', verdict: 'passed' });
+    const started = await api.app.inject({ method: 'POST', url: `/v1/submissions/${candidate}/subtasks`, headers: api.auth(api.submitter) });
+    expect(started.statusCode, started.body).toBeLessThan(300);
+    const subtaskIds = (started.json().subtasks ?? started.json()).map((entry: { submissionId: string }) => entry.submissionId);
+    expect(subtaskIds).toHaveLength(1);
+    expect(await finished(subtaskIds[0])).toMatchObject({ state: 'completed', verdict: 'passed' });
+    const report = await api.app.inject({ url: `/v1/runs/${run.id}/report?format=sweep-json`, headers: api.auth(api.submitter) });
+    expect(report.statusCode, report.body).toBe(200);
+    expect(report.json().summary).toMatchObject({ graded_tasks: 1, graded_bugs: 1, resolved_bugs: 1, score: 1, score_ignoring_regressions: 1, evaluation_failures: 0 });
+    expect(report.json().tasks).toEqual([expect.objectContaining({ task: 'demo-sweep', n_subtasks: 1, n_resolved: 1, regressed: false, reward: 1 })]);
+
+    // A candidate that fixes multiply but breaks add: the hidden test passes, the regression gate zeroes the task.
+    const breakAdd = ['diff --git a/calc/core.py b/calc/core.py', '--- a/calc/core.py', '+++ b/calc/core.py', '@@ -3,12 +3,12 @@', ' ', ' def add(a: int, b: int) -> int:',
+      '     """Return the sum of a and b."""', '-    return a + b', '+    return a - b', ' ', ' ', ' def multiply(a: int, b: int) -> int:', '     """Return the product of a and b."""',
+      '-    return a + b', '+    return a * b', ' ', ' ', ' def describe(value: int) -> str:', ''].join('\n');
+    const otherRun = (await api.app.inject({ method: 'POST', url: '/v1/runs', headers: api.auth(api.submitter), payload: { label: 'sweep-regressing' } })).json();
+    const broken = await submit({ instanceId: row.id, runId: otherRun.id, patch: breakAdd });
+    expect(await finished(broken)).toMatchObject({ state: 'completed', verdict: 'failed' });
+    const brokenSubtasks = (await api.app.inject({ method: 'POST', url: `/v1/submissions/${broken}/subtasks`, headers: api.auth(api.submitter) })).json();
+    for (const entry of brokenSubtasks.subtasks ?? brokenSubtasks) await finished(entry.submissionId);
+    const regressed = (await api.app.inject({ url: `/v1/runs/${otherRun.id}/report?format=sweep-json`, headers: api.auth(api.submitter) })).json();
+    expect(regressed.summary).toMatchObject({ graded_bugs: 1, resolved_bugs: 0, score: 0, score_ignoring_regressions: 1 });
+    expect(regressed.tasks).toEqual([expect.objectContaining({ task: 'demo-sweep', regressed: true, reward: 0 })]);
+  });
+
   it('a patch that does not apply ends as patch_failed with git\'s message, and nothing is pushed', async () => {
     const patch = demo.instances[0]!.patch.replace('-import os', '-import sys');
     const id = await submit({ instanceId: 'demo-lint', patch });
