@@ -18,13 +18,15 @@ describe('rate budget shared through Redis', () => {
   it('a pause or a low remaining quota recorded by one process makes another wait', async () => {
     const first = createRedisRateBudget(a, prefix, { reserve: 10 });
     const second = createRedisRateBudget(b, prefix, { reserve: 10 });
+    await Promise.all([a.ping(), b.ping()]);
+    // Margins are wide on purpose: the point is "waits for the pause" versus "does not wait", not timing.
     let started = Date.now();
     await second.waitTurn('installation-1');
-    expect(Date.now() - started).toBeLessThan(50);
-    await first.pause('installation-1', 200);
+    expect(Date.now() - started).toBeLessThan(1000);
+    await first.pause('installation-1', 1500);
     started = Date.now();
     await second.waitTurn('installation-1');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
 
     await first.observe('installation-2', { 'x-ratelimit-remaining': '3', 'x-ratelimit-reset': String(Math.ceil((Date.now() + 1200) / 1000)) });
     started = Date.now();

@@ -30,15 +30,16 @@ describe('mapGithubError', () => {
 
 describe('rate budget', () => {
   it('pauses a key until the reset when the remaining quota falls under the reserve', async () => {
-    const budget = createMemoryRateBudget({ reserve: 10, maxWaitMs: 300 });
+    const budget = createMemoryRateBudget({ reserve: 10, maxWaitMs: 3000 });
     await budget.observe('k', { 'x-ratelimit-remaining': '500', 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60) });
     let started = Date.now();
     await budget.waitTurn('k');
-    expect(Date.now() - started).toBeLessThan(50);
-    await budget.pause('k', 150);
+    // Wide margins: "does not wait" versus "waits for the pause", not a timing test.
+    expect(Date.now() - started).toBeLessThan(500);
+    await budget.pause('k', 1000);
     started = Date.now();
     await budget.waitTurn('k');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     await budget.waitTurn('other');
   });
 });
