@@ -38,8 +38,10 @@ export async function finalizeSubmission(deps: PipelineDeps, submissionId: strin
   const ref = { repoFullName: run.repoFullName, runId: run.githubRunId.toString(), runAttempt: run.runAttempt };
   for (const job of await deps.backend.listRunJobs(ref)) await deps.repos.ci.applyJobEvent(submissionId, job);
   let jobs = await deps.repos.ci.jobsOfRun(run.id);
+  // A failed job without labels is (re)classified here: the logs worker may not have archived it yet, or may be
+  // between archiving and storing labels. Both paths are idempotent, so doing it twice is harmless.
   for (const job of jobs) {
-    if (job.conclusion === 'failure' && job.log === null) await archiveAndClassify(deps, submissionId, job.id, logger);
+    if (job.conclusion === 'failure' && job.failureLabels.length === 0) await archiveAndClassify(deps, submissionId, job.id, logger);
   }
   jobs = await deps.repos.ci.jobsOfRun(run.id);
   const jobIds = new Set(jobs.map((job) => job.id));
