@@ -22,12 +22,10 @@ export async function archiveAndClassify(deps: Pick<PipelineDeps, 'repos' | 'bac
     stored = await deps.logStore.open(key);
     if (stored === null) return;
   }
-  const jobs = await deps.repos.ci.jobsOfRun(job.workflowRunId);
-  const steps = jobs.find((candidate) => candidate.id === job.id)?.steps ?? [];
   const classification = await classifyJob({
     log: stored,
     jobConclusion: job.conclusion,
-    steps: steps.map((step) => ({
+    steps: job.steps.map((step) => ({
       number: step.number,
       name: step.name,
       conclusion: step.conclusion,

@@ -34,7 +34,7 @@ export interface CiRecordRepository {
   applyJobEvent(submissionId: string, event: WorkflowJobEvent): Promise<{ job: JobRow; applied: boolean }>;
   runsOf(submissionId: string): Promise<WorkflowRunRow[]>;
   jobsOfRun(workflowRunId: string): Promise<JobWithSteps[]>;
-  getJob(id: string): Promise<(JobRow & { workflowRun: WorkflowRunRow }) | null>;
+  getJob(id: string): Promise<(JobRow & { workflowRun: WorkflowRunRow; steps: StepRow[] }) | null>;
   saveJobLog(jobId: string, log: { storageKey: string; sizeBytes: number; sha256: string }): Promise<void>;
   saveFailureLabels(submissionId: string, jobId: string, labels: NewFailureLabel[]): Promise<void>;
   labelsOf(submissionId: string): Promise<FailureLabelRow[]>;
@@ -124,7 +124,7 @@ export function createCiRecordRepository(prisma: Prisma): CiRecordRepository {
         include: { steps: { orderBy: { number: 'asc' } }, log: true, failureLabels: true },
         orderBy: [{ startedAt: 'asc' }, { githubJobId: 'asc' }],
       }),
-    getJob: (id) => prisma.job.findUnique({ where: { id }, include: { workflowRun: true } }),
+    getJob: (id) => prisma.job.findUnique({ where: { id }, include: { workflowRun: true, steps: { orderBy: { number: 'asc' } } } }),
     async saveJobLog(jobId, log) {
       await prisma.jobLog.createMany({ data: [{ jobId, storageKey: log.storageKey, sizeBytes: BigInt(log.sizeBytes), sha256: log.sha256 }], skipDuplicates: true });
     },

@@ -60,10 +60,7 @@ export function resultRoutes(logStore: LogStore) {
           jobs.sort((a, b) => (b.completedAt?.getTime() ?? 0) - (a.completedAt?.getTime() ?? 0));
           for (const job of jobs) {
             const stream = await logStore.open(job.log!.storageKey);
-            if (stream === null) continue;
-            let text = '';
-            for await (const chunk of stream) text += String(chunk);
-            logs.push({ jobName: job.name, text });
+            if (stream !== null) logs.push({ jobName: job.name, stream });
           }
         }
         const result = await segmentLogs({ logs, budgetTokens: query.budget, ...(query.context !== undefined ? { contextLines: query.context } : {}) });
