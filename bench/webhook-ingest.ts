@@ -6,14 +6,16 @@
  * at full speed (same connections and duration), then ci-replay at a fixed 200 deliveries/s for p99. Prints
  * throughput and latency, the ratio, and checks that every 2xx delivery was recorded and enqueued.
  * Target: ≥ 0.8× probot's throughput, p99 < 50 ms at 200/s, none lost.
- * The intake is measured as shipped (deliveries arriving in one event-loop turn recorded with one INSERT through
- * `deliveries.recordMany` and enqueued as one events job) and, for comparison, with one insert per delivery.
+ * The intake is measured as shipped: deliveries arriving in one event-loop turn are recorded with one INSERT
+ * through `deliveries.recordMany` and enqueued as one events job; each request is answered once its own delivery
+ * is committed.
  * The servers run in a child process (as in a deployment), autocannon in this one, so load generation does not
  * share the servers' event loop.
- * Run: `npx tsx bench/webhook-ingest.ts [seconds] [connections]` (needs the test Postgres and Redis).
+ * Run: `npx tsx bench/webhook-ingest.ts [seconds] [connections] [rounds]` (needs Postgres and Redis; creates the test database).
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import { fork } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -22,8 +24,8 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { createNodeMiddleware, Probot } from 'probot';
 import { buildApp } from '../src/http/app.js';
-import type { NewDelivery } from '../src/db/index.js';
 import { githubWebhookRoutes } from '../src/http/routes/github-webhooks.js';
+import createTestDatabase from '../test/support/global-setup.js';
 import { createTestEnv } from '../test/support/test-env.js';
 
 interface CannonResult {
@@ -43,6 +45,7 @@ const examples = require('@octokit/webhooks-examples/api.github.com/index.json')
 const serving = process.argv[2] === '--serve';
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 50);
+const rounds = Number(process.argv[4] ?? 3);
 const secret = 'bench-webhook-secret';
 const payload = examples.find((entry) => entry.name === 'workflow_job')?.examples.find((example) => example.action === 'completed') ?? {};
 const body = JSON.stringify(payload);
@@ -61,8 +64,32 @@ function fire(url: string, extra: Record<string, unknown>): Promise<CannonResult
   });
 }
 
+/** CPU time (µs) used so far by every live process whose command name starts with `name` (postgres, redis-server). */
+function processCpu(name: string): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith(name)) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return ticks * 10_000; // USER_HZ is 100 on Linux
+}
+
+interface CpuSnapshot {
+  server: number;
+  postgres: number;
+  redis: number;
+  load: number;
+}
+
 const line = (label: string, result: CannonResult): string =>
-  `${label.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p50 ${String(result.latency.p50).padStart(4)} ms  p99 ${String(result.latency.p99).padStart(4)} ms  2xx ${result['2xx']}  non-2xx ${result.non2xx}  errors ${result.errors}`;
+  `${label.padEnd(52)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p50 ${String(result.latency.p50).padStart(4)} ms  p99 ${String(result.latency.p99).padStart(4)} ms  2xx ${result['2xx']}  non-2xx ${result.non2xx}  errors ${result.errors}`;
 
 async function serve(): Promise<void> {
   // 1. Stock probot: verification only.
@@ -76,25 +103,19 @@ async function serve(): Promise<void> {
   await new Promise<void>((resolve) => probotServer.listen(0, '127.0.0.1', resolve));
   const probotUrl = `http://127.0.0.1:${(probotServer.address() as AddressInfo).port}/api/github/webhooks`;
 
-  // 2. ci-replay's intake on a fresh schema and queue prefix: as shipped (one `deliveries.record` per delivery,
-  // batched enqueue), and with a batched insert (what a `deliveries.recordMany` in src/db would do; written
-  // here with one INSERT … ON CONFLICT DO NOTHING RETURNING id so the figure is measurable today).
+  // 2. ci-replay's intake as shipped, on a fresh schema and queue prefix.
+  await createTestDatabase();
   const env = await createTestEnv();
   const logger = pino({ level: 'silent' });
-  const recordMany = (deliveries: NewDelivery[]): Promise<Set<string>> => env.deps.repos.deliveries.recordMany(deliveries);
-  const intake = async (batched: boolean): Promise<{ url: string; close(): Promise<void> }> => {
-    const app = await buildApp({
-      config: env.deps.config,
-      logger,
-      repos: env.deps.repos,
-      submissions: env.deps.submissions,
-      readiness: env.deps.readiness,
-      extraRoutes: [githubWebhookRoutes({ webhookSecret: secret, queues: env.deps.queues, logger, ...(batched ? { recordMany } : {}) })],
-    });
-    return { url: `${await app.listen({ port: 0, host: '127.0.0.1' })}/api/github/webhooks`, close: () => app.close() };
-  };
-  const perRow = await intake(false);
-  const batched = await intake(true);
+  const app = await buildApp({
+    config: env.deps.config,
+    logger,
+    repos: env.deps.repos,
+    submissions: env.deps.submissions,
+    readiness: env.deps.readiness,
+    extraRoutes: [githubWebhookRoutes({ webhookSecret: secret, queues: env.deps.queues, logger })],
+  });
+  const intakeUrl = `${await app.listen({ port: 0, host: '127.0.0.1' })}/api/github/webhooks`;
   const count = async (): Promise<{ recorded: number; enqueued: number }> => {
     const recorded = (await env.deps.db.pool.query(`SELECT count(*)::int AS n FROM ${env.schema}."WebhookDelivery"`)).rows[0].n as number;
     // Every recorded delivery id must sit in exactly one events job (a job carries one id or a batch of ids).
@@ -109,16 +130,16 @@ async function serve(): Promise<void> {
   process.on('message', (message: string) => {
     void (async () => {
       if (message === 'count') process.send?.({ counts: await count() });
+      if (message === 'cpu') process.send?.({ cpu: process.cpuUsage().user + process.cpuUsage().system });
       if (message === 'stop') {
-        await perRow.close();
-        await batched.close();
+        await app.close();
         probotServer.close();
         await env.cleanup();
         process.exit(0);
       }
     })();
   });
-  process.send?.({ urls: { probot: probotUrl, perRow: perRow.url, batched: batched.url } });
+  process.send?.({ urls: { probot: probotUrl, intake: intakeUrl } });
 }
 
 async function drive(): Promise<void> {
@@ -132,35 +153,55 @@ async function drive(): Promise<void> {
       };
       child.on('message', listener);
     });
-  const urls = await next<{ probot: string; perRow: string; batched: string }>('urls');
-  const probotUrl = urls.probot;
-  const perRow = { url: urls.perRow };
-  const batched = { url: urls.batched };
+  const urls = await next<{ probot: string; intake: string }>('urls');
+  const snapshot = async (): Promise<CpuSnapshot> => {
+    child.send('cpu');
+    const own = process.cpuUsage();
+    return { server: await next<number>('cpu'), postgres: processCpu('postgres'), redis: processCpu('redis-server'), load: own.user + own.system };
+  };
+  /** Runs `fire` and reports the CPU each party spent per answered request. */
+  const measured = async (url: string, extra: Record<string, unknown>): Promise<{ result: CannonResult; cpu: CpuSnapshot }> => {
+    const before = await snapshot();
+    const result = await fire(url, extra);
+    const after = await snapshot();
+    const per = (key: keyof CpuSnapshot): number => Math.round((after[key] - before[key]) / Math.max(1, result['2xx']));
+    return { result, cpu: { server: per('server'), postgres: per('postgres'), redis: per('redis'), load: per('load') } };
+  };
+  const cpuLine = (label: string, cpu: CpuSnapshot): string =>
+    `${label.padEnd(42)} CPU per delivery: server ${cpu.server} µs, postgres ${cpu.postgres} µs, redis ${cpu.redis} µs, load generator ${cpu.load} µs`;
   try {
-    await fire(probotUrl, { duration: 2 });
-    await fire(perRow.url, { duration: 2 });
-    await fire(batched.url, { duration: 2 });
-    const probotResult = await fire(probotUrl, {});
-    const perRowResult = await fire(perRow.url, {});
-    const batchedResult = await fire(batched.url, {});
-    const perRowPaced = await fire(perRow.url, { overallRate: 200, connections: 20 });
-    const batchedPaced = await fire(batched.url, { overallRate: 200, connections: 20 });
+    await fire(urls.probot, { duration: 2 });
+    await fire(urls.intake, { duration: 2 });
+    // Alternate the two servers for a few rounds: this machine's CPU share varies from minute to minute, and a
+    // ratio taken from back-to-back runs is steadier than one taken from runs a minute apart.
+    const runs: { probot: Awaited<ReturnType<typeof measured>>; intake: Awaited<ReturnType<typeof measured>> }[] = [];
+    for (let round = 0; round < rounds; round += 1) runs.push({ probot: await measured(urls.probot, {}), intake: await measured(urls.intake, {}) });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
     // autocannon paces each connection: 20 connections at 200/s arrive as bursts of 20 every 100 ms; one connection
     // at 200/s is an evenly spaced stream, closer to how GitHub delivers.
-    const perRowEven = await fire(perRow.url, { overallRate: 200, connections: 1 });
-    const batchedEven = await fire(batched.url, { overallRate: 200, connections: 1 });
-    console.log(`payload ${body.length} bytes, ${connections} connections, ${seconds} s per run`);
-    console.log(line('probot createNodeMiddleware (verify)', probotResult));
-    console.log(line('ci-replay, record per row', perRowResult));
-    console.log(line('ci-replay as shipped (batched)', batchedResult));
-    console.log(line('ci-replay, record per row, 200/s', perRowPaced));
-    console.log(line('ci-replay as shipped, 200/s', batchedPaced));
-    console.log(line('ci-replay, record per row, 200/s even', perRowEven));
-    console.log(line('ci-replay as shipped, 200/s even', batchedEven));
-    console.log(`throughput ratio vs probot: per row ${(perRowResult.requests.average / probotResult.requests.average).toFixed(2)}, as shipped ${(batchedResult.requests.average / probotResult.requests.average).toFixed(2)} (target ≥ 0.80)`);
-    console.log(`p99 at 200 deliveries/s (bursts of 20): per row ${perRowPaced.latency.p99} ms, as shipped ${batchedPaced.latency.p99} ms; evenly spaced: per row ${perRowEven.latency.p99} ms, as shipped ${batchedEven.latency.p99} ms (target < 50 ms)`);
+    const paced = await fire(urls.intake, { overallRate: 200, connections: 20 });
+    const even = await fire(urls.intake, { overallRate: 200, connections: 1 });
+    console.log(`payload ${body.length} bytes, ${connections} connections, ${seconds} s per run, ${rounds} rounds`);
+    runs.forEach((run, round) => {
+      console.log(line(`round ${round + 1}: probot createNodeMiddleware (verify)`, run.probot.result));
+      console.log(line(`round ${round + 1}: ci-replay intake (verify+record+enqueue)`, run.intake.result));
+    });
+    const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    const medianCpu = (pick: (run: (typeof runs)[number]) => CpuSnapshot): CpuSnapshot => ({
+      server: median(runs.map((run) => pick(run).server)),
+      postgres: median(runs.map((run) => pick(run).postgres)),
+      redis: median(runs.map((run) => pick(run).redis)),
+      load: median(runs.map((run) => pick(run).load)),
+    });
+    console.log(cpuLine('probot (median over rounds)', medianCpu((run) => run.probot.cpu)));
+    console.log(cpuLine('ci-replay intake (median over rounds)', medianCpu((run) => run.intake.cpu)));
+    console.log(line('ci-replay intake, 200/s in bursts of 20', paced));
+    console.log(line('ci-replay intake, 200/s evenly spaced', even));
+    const ratios = runs.map((run) => run.intake.result.requests.average / run.probot.result.requests.average);
+    console.log(`throughput ratio vs probot: median ${median(ratios).toFixed(2)} (rounds: ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}; target ≥ 0.80)`);
+    console.log(`p99 at 200 deliveries/s: ${paced.latency.p99} ms in bursts of 20, ${even.latency.p99} ms evenly spaced (target < 50 ms)`);
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const answered = [perRowResult, batchedResult, perRowPaced, batchedPaced, perRowEven, batchedEven].reduce((sum, result) => sum + result['2xx'], 0);
+    const answered = [...runs.map((run) => run.intake.result), paced, even].reduce((sum, result) => sum + result['2xx'], 0);
     child.send('count');
     const { recorded, enqueued } = await next<{ recorded: number; enqueued: number }>('counts');
     console.log(`2xx answered in measured runs: ${answered}; deliveries recorded (incl. warm-ups): ${recorded}; delivery ids on the events queue: ${enqueued}`);

@@ -83,7 +83,6 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
           publicUrl: config.publicUrl,
           redisUrl: config.redisUrl,
           queuePrefix: config.queuePrefix,
-          recordMany: (deliveries) => repos.deliveries.recordMany(deliveries),
           ...(overrides.githubTuning !== undefined ? { tuning: overrides.githubTuning } : {}),
         })
       : null;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { GithubAppConfig } from '../../config.js';
-import type { NewDelivery, Repositories } from '../../db/index.js';
+import type { Repositories } from '../../db/index.js';
 import { createGithubApp, createMemoryRateBudget, createRedisRateBudget, type GithubApp } from '../../github/index.js';
 import type { RouteRegistrar } from '../../http/app.js';
 import { githubWebhookRoutes } from '../../http/routes/github-webhooks.js';
@@ -16,8 +16,6 @@ import { syncBenchRepos, type SyncOutcome } from './sync.js';
 export interface GithubPartsOptions {
   repos: Repositories;
   queues: Pick<Queues, 'addBulk'>;
-  /** Batched delivery insert for the webhook intake (see githubWebhookRoutes); optional. */
-  recordMany?: (deliveries: NewDelivery[]) => Promise<Set<string>>;
   logger: Logger;
   publicUrl: string;
   /** With a Redis URL the rate-limit budget is shared by every process (keys under `queuePrefix`). */
@@ -60,7 +58,7 @@ export function createGithubParts(config: GithubAppConfig, options: GithubPartsO
   const backend = createGithubBackend({ github, benchRepos: options.repos.benchRepos, logger: options.logger, gitUrl: config.gitUrl, publicUrl: options.publicUrl, ...repoOptions });
   return {
     backend,
-    routes: [githubWebhookRoutes({ webhookSecret: config.webhookSecret, queues: options.queues, logger: options.logger, ...(options.recordMany !== undefined ? { recordMany: options.recordMany } : {}) })],
+    routes: [githubWebhookRoutes({ webhookSecret: config.webhookSecret, queues: options.queues, logger: options.logger })],
     deliveryHooks: [rerunDeliveryHook],
     github,
     reconcileSubmission: (pipeline, submissionId, logger) => reconcileGithubSubmission({ ...pipeline, github, benchOwner: config.benchOwner }, submissionId, logger),

@@ -1,6 +1,10 @@
 import type pg from 'pg';
 import type { Prisma } from '../client.js';
+import { mapDbError } from '../map-error.js';
 import type { WebhookDeliveryRow } from '../types.js';
+
+/** A recorded delivery with its payload parsed (it is stored as the raw bytes GitHub signed). */
+export type RecordedDelivery = Omit<WebhookDeliveryRow, 'payload'> & { payload: unknown };
 
 export interface NewDelivery {
   id: string;
@@ -9,48 +13,53 @@ export interface NewDelivery {
   hookId: bigint | null;
   installationId: bigint | null;
   repoFullName: string | null;
-  payload: unknown;
+  /** The payload's JSON text exactly as received (the signed bytes, stored verbatim). */
+  payload: string | Buffer;
 }
+
+const COLUMNS = 7;
 
 export interface DeliveryRepository {
   /** Records a delivery once per GUID; returns false when it was already recorded. */
   record(input: NewDelivery): Promise<boolean>;
   /** Records many deliveries in one statement; returns the ids that were new. */
   recordMany(inputs: NewDelivery[]): Promise<Set<string>>;
-  get(id: string): Promise<WebhookDeliveryRow | null>;
+  get(id: string): Promise<RecordedDelivery | null>;
   finish(id: string, status: 'processed' | 'ignored' | 'failed', error?: string): Promise<void>;
   findUnprocessed(limit: number, receivedBefore: Date): Promise<string[]>;
 }
 
 export function createDeliveryRepository(prisma: Prisma, pool: pg.Pool): DeliveryRepository {
+  const recordMany = async (inputs: NewDelivery[]): Promise<Set<string>> => {
+    if (inputs.length === 0) return new Set();
+    if (inputs.length * COLUMNS > 65_535) throw new RangeError(`recordMany takes at most ${Math.floor(65_535 / COLUMNS)} deliveries per call`);
+    // One parameter per cell (not unnest over arrays): node-postgres would escape every 10 KB payload into an
+    // array literal, which costs more than the insert itself. Payloads go through untouched.
+    const params: unknown[] = [];
+    const tuples: string[] = [];
+    for (const input of inputs) {
+      const at = params.length;
+      const payload = typeof input.payload === 'string' ? Buffer.from(input.payload, 'utf8') : input.payload;
+      params.push(input.id, input.event, input.action, input.hookId?.toString() ?? null, input.installationId?.toString() ?? null, input.repoFullName, payload);
+      tuples.push(`($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}::bigint, $${at + 5}::bigint, $${at + 6}, $${at + 7}::bytea)`);
+    }
+    const sql = `INSERT INTO "WebhookDelivery" ("id", "event", "action", "hookId", "installationId", "repoFullName", "payload")
+       VALUES ${tuples.join(', ')} ON CONFLICT ("id") DO NOTHING RETURNING "id"`;
+    const result = await pool.query<{ id: string }>(sql, params).catch((error: unknown) => {
+      throw mapDbError(error);
+    });
+    return new Set(result.rows.map((row) => row.id));
+  };
   return {
-    async recordMany(inputs) {
-      if (inputs.length === 0) return new Set();
-      const column = <K extends keyof NewDelivery>(key: K) => inputs.map((input) => input[key]);
-      const result = await pool.query<{ id: string }>(
-        `INSERT INTO "WebhookDelivery" ("id", "event", "action", "hookId", "installationId", "repoFullName", "payload")
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::json[])
-         ON CONFLICT ("id") DO NOTHING RETURNING "id"`,
-        [
-          column('id'),
-          column('event'),
-          column('action'),
-          column('hookId').map((value) => value?.toString() ?? null),
-          column('installationId').map((value) => value?.toString() ?? null),
-          column('repoFullName'),
-          inputs.map((input) => JSON.stringify(input.payload)),
-        ],
-      );
-      return new Set(result.rows.map((row) => row.id));
-    },
+    recordMany,
     async record(input) {
-      const result = await prisma.webhookDelivery.createMany({
-        data: [{ ...input, payload: input.payload as object }],
-        skipDuplicates: true,
-      });
-      return result.count === 1;
+      return (await recordMany([input])).has(input.id);
     },
-    get: (id) => prisma.webhookDelivery.findUnique({ where: { id } }),
+    async get(id) {
+      const row = await prisma.webhookDelivery.findUnique({ where: { id } });
+      if (row === null) return null;
+      return { ...row, payload: JSON.parse(Buffer.from(row.payload).toString('utf8')) as unknown };
+    },
     async finish(id, status, error) {
       await prisma.webhookDelivery.update({ where: { id }, data: { status, error: error ?? null, processedAt: new Date() } });
     },

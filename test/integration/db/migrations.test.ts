@@ -22,6 +22,7 @@ const SCALARS: Record<string, string> = {
   Boolean: 'boolean',
   DateTime: 'timestamp with time zone',
   Json: 'jsonb',
+  Bytes: 'bytea',
 };
 
 /** Reads schema.prisma: every model's scalar fields, their Postgres types and nullability. */

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/http/app.js';
 import { githubWebhookRoutes } from '../../../src/http/routes/github-webhooks.js';
 import { createDeliveryProcessor } from '../../../src/pipeline/deliveries.js';
+import { createDb, createRepositories } from '../../../src/db/index.js';
 import { createQueues, createRedis } from '../../../src/queue/index.js';
 import { pipelineDeps } from '../../../src/workers.js';
 import { createTestEnv, type TestEnv } from '../../support/test-env.js';
@@ -66,7 +67,31 @@ describe('POST /api/github/webhooks', () => {
     expect(stored).toMatchObject({ id: guid, event: 'workflow_job', action: 'queued', repoFullName: 'bench/x--y', status: 'received' });
     expect(stored?.installationId).toBe(7n);
     expect(stored?.hookId).toBe(42n);
+    expect(stored?.payload).toEqual({ action: 'queued', installation: { id: 7 }, repository: { full_name: 'bench/x--y' }, workflow_job: { id: 1 } });
+    // The signed bytes are kept verbatim, not a re-serialization.
+    const raw = await env.deps.db.pool.query(`SELECT payload FROM ${env.schema}."WebhookDelivery" WHERE id = $1`, [guid]);
+    expect((raw.rows[0].payload as Buffer).toString('utf8')).toBe(body);
     expect(await waiting()).toBe(before + 1);
+  });
+
+  it('stores a large payload (beyond a page once compressed) intact', async () => {
+    const logs = Array.from({ length: 40_000 }, (_, index) => `step ${index} ${randomUUID()}`);
+    const body = JSON.stringify({ action: 'completed', workflow_job: { id: 2, steps: logs } });
+    expect(body.length).toBeGreaterThan(1_500_000);
+    const guid = randomUUID();
+    expect((await deliver(app, body, { 'x-github-delivery': guid })).statusCode).toBe(202);
+    const stored = await env.deps.repos.deliveries.get(guid);
+    expect((stored?.payload as { workflow_job: { steps: string[] } }).workflow_job.steps).toEqual(logs);
+  });
+
+  it('refuses a body that is not a JSON object with 400 and stores nothing', async () => {
+    for (const body of ['[1, 2]', '"text"', 'null', '42', '{"action": ']) {
+      const guid = randomUUID();
+      const response = await deliver(app, body, { 'x-github-delivery': guid });
+      expect(response.statusCode, body).toBe(400);
+      expect(response.json().error.code).toBe('invalid_json');
+      expect(await env.deps.repos.deliveries.get(guid)).toBeNull();
+    }
   });
 
   it('refuses a wrong or missing signature with 401 and stores nothing', async () => {
@@ -119,6 +144,30 @@ describe('POST /api/github/webhooks', () => {
     expect(response.statusCode).toBe(202);
     await createDeliveryProcessor().process(guid, await pipelineDeps(env.deps), env.logger);
     expect((await env.deps.repos.deliveries.get(guid))?.status).toBe('ignored');
+  });
+
+  it('with Postgres unreachable answers 503 database_unavailable, so GitHub marks the delivery failed (redelivered later)', async () => {
+    const deadDb = createDb({ url: 'postgres://postgres@127.0.0.1:1/ci_replay_test' });
+    const noDb = await buildApp({
+      config: env.deps.config,
+      logger: env.logger,
+      repos: createRepositories(deadDb),
+      submissions: env.deps.submissions,
+      readiness: env.deps.readiness,
+      extraRoutes: [githubWebhookRoutes({ webhookSecret: SECRET, queues: env.deps.queues, logger: env.logger })],
+    });
+    try {
+      const guid = randomUUID();
+      const before = await waiting();
+      const response = await deliver(noDb, '{"action":"queued"}', { 'x-github-delivery': guid });
+      expect(response.statusCode).toBe(503);
+      expect(response.json().error.code).toBe('database_unavailable');
+      expect(await env.deps.repos.deliveries.get(guid)).toBeNull();
+      expect(await waiting()).toBe(before);
+    } finally {
+      await noDb.close();
+      await deadDb.close();
+    }
   });
 
   it('with Redis down the delivery is still recorded and answered 202; the recovery sweep enqueues it', async () => {

@@ -61,7 +61,7 @@ describe("GitHub's example webhook payloads (@octokit/webhooks-examples) through
     for (const name of ['workflow_run', 'workflow_job', 'check_run', 'installation', 'ping']) {
       for (const payload of of(name)) {
         const id = randomUUID();
-        await env.deps.repos.deliveries.record({ id, event: name, action: (payload.action as string | undefined) ?? null, hookId: null, installationId: null, repoFullName: null, payload });
+        await env.deps.repos.deliveries.record({ id, event: name, action: (payload.action as string | undefined) ?? null, hookId: null, installationId: null, repoFullName: null, payload: JSON.stringify(payload) });
         await env.deps.deliveries.process(id, pipeline, env.logger);
         const status = (await env.deps.repos.deliveries.get(id))?.status ?? 'missing';
         outcomes[status] = (outcomes[status] ?? 0) + 1;
