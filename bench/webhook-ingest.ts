@@ -17,6 +17,7 @@ import { createHmac, randomUUID } from 'node:crypto';
 import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
@@ -199,6 +200,13 @@ async function drive(): Promise<void> {
     console.log(line('ci-replay intake, 200/s evenly spaced', even));
     const ratios = runs.map((run) => run.intake.result.requests.average / run.probot.result.requests.average);
     console.log(`throughput ratio vs probot: median ${median(ratios).toFixed(2)} (rounds: ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}; target ≥ 0.80)`);
+    // Everything (servers, Postgres, Redis, autocannon) shares this machine's cores: at 0.8× probot's rate each
+    // delivery may use at most cores / rate of CPU time in total.
+    const probotRate = median(runs.map((run) => run.probot.result.requests.average));
+    const budget = (availableParallelism() * 1e6) / (0.8 * probotRate);
+    const intakeCpu = medianCpu((run) => run.intake.cpu);
+    const used = intakeCpu.server + intakeCpu.postgres + intakeCpu.redis + intakeCpu.load;
+    console.log(`CPU budget per delivery at 0.8× probot's rate on ${availableParallelism()} cores: ${budget.toFixed(0)} µs; the intake used ${used} µs (server ${intakeCpu.server}, postgres ${intakeCpu.postgres}, redis ${intakeCpu.redis}, load generator ${intakeCpu.load})`);
     console.log(`p99 at 200 deliveries/s: ${paced.latency.p99} ms in bursts of 20, ${even.latency.p99} ms evenly spaced (target < 50 ms)`);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const answered = [...runs.map((run) => run.intake.result), paced, even].reduce((sum, result) => sum + result['2xx'], 0);
