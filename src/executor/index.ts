@@ -15,6 +15,8 @@
  * - A step over its `timeout-minutes` fails (`The action '<name>' has timed out after N minutes.`); a job over its
  *   `timeout-minutes` is cancelled (as GitHub reports it) and `JobResult.timedOut` says why.
  * - Jobs skipped because of `needs`/`if` get an id and a result but no events and no log, as on GitHub.
+ * - `github.event` / GITHUB_EVENT_PATH: a `push` payload built from the run's commit (`before` = its first parent)
+ *   or a `workflow_dispatch` one (input defaults); ids in it are made up; other events get repository + sender only.
  * - Unsupported syntax (services, container, remote reusable workflows, other actions) fails the job or
  *   step with an explicit `##[error]` message; local reusable workflows (`uses: ./.github/workflows/x.yml`) are
  *   inlined as `<caller> / <job>` jobs.

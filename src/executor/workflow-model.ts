@@ -48,6 +48,8 @@ export interface WorkflowDef {
   path: string;
   /** `on.workflow_call` of a reusable workflow: input defaults and output expressions. */
   call: { inputs: Record<string, unknown>; outputs: Record<string, string> };
+  /** Defaults of `on.workflow_dispatch.inputs` as strings (as `github.event.inputs` has them); absent when none are declared. */
+  dispatchInputs?: Record<string, string>;
   env: Record<string, unknown>;
   defaults: RunDefaults;
   jobs: JobDef[];
@@ -160,7 +162,10 @@ export function parseWorkflow(text: string, path: string): WorkflowDef {
     inputs: Object.fromEntries(Object.entries(obj(workflowCall.inputs)).map(([k, v]) => [k, obj(v).default ?? null])),
     outputs: Object.fromEntries(Object.entries(obj(workflowCall.outputs)).map(([k, v]) => [k, str(obj(v).value) ?? ''])),
   };
-  return { name: str(doc.name) ?? path, path, call, env: obj(doc.env), defaults: parseDefaults(doc.defaults), jobs };
+  const dispatch = obj(obj(doc.on).workflow_dispatch).inputs;
+  const workflow: WorkflowDef = { name: str(doc.name) ?? path, path, call, env: obj(doc.env), defaults: parseDefaults(doc.defaults), jobs };
+  if (isObj(dispatch)) workflow.dispatchInputs = Object.fromEntries(Object.entries(dispatch).map(([k, v]) => [k, str(obj(v).default) ?? '']));
+  return workflow;
 }
 
 function assertAcyclic(jobs: JobDef[]): void {

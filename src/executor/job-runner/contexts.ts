@@ -1,3 +1,4 @@
+import { eventFilePath } from '../event-payload/index.js';
 import type { ContextValue, Contexts } from '../expressions.js';
 import type { JobInput, JobState } from './job-state.js';
 
@@ -14,7 +15,7 @@ export function githubContext(input: JobInput, workspace: string): Record<string
     actor: owner,
     api_url: 'https://api.github.com',
     base_ref: '',
-    event: {},
+    event: input.event,
     event_name: input.eventName,
     graphql_url: 'https://api.github.com/graphql',
     head_ref: '',
@@ -48,6 +49,7 @@ export function defaultVariables(input: JobInput, state: JobState, stepFiles: Re
     GITHUB_ACTOR: input.repo.fullName.split('/')[0] ?? '',
     GITHUB_API_URL: 'https://api.github.com',
     GITHUB_EVENT_NAME: input.eventName,
+    GITHUB_EVENT_PATH: eventFilePath(state.temp),
     GITHUB_JOB: jobKey(input),
     GITHUB_REF: input.ref,
     GITHUB_REF_NAME: refName,

@@ -4,6 +4,7 @@ import type { StepOutcome } from '../../domain/ci-events.js';
 import { isAppError } from '../../errors.js';
 import { hashFiles } from '../artifacts.js';
 import { runBuiltinAction } from '../builtin-actions/index.js';
+import { writeEventFile } from '../event-payload/index.js';
 import type { EvalEnv } from '../expressions.js';
 import { evaluateCondition, interpolate } from '../expressions.js';
 import { JobLog } from '../log-writer.js';
@@ -54,6 +55,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const temp = join(input.jobDir, 'temp');
   mkdirSync(workspace, { recursive: true });
   mkdirSync(join(temp, '_runner_file_commands'), { recursive: true });
+  writeEventFile(temp, input.event);
   const log = new JobLog({ path: input.logPath, capBytes: input.outputCapBytes, now });
   const state: JobState = {
     log, workspace, temp, addedEnv: {}, addedPath: [], steps: {}, annotations: [], summary: '',

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { StepOutcome } from '../../domain/ci-events.js';
+import type { EventPayload } from '../event-payload/index.js';
 import type { ContextValue, StatusState } from '../expressions.js';
 import type { JobLog } from '../log-writer.js';
 import type { MatrixCombo } from '../matrix.js';
@@ -29,6 +30,8 @@ export interface JobInput {
   runAttempt: number;
   runNumber: number;
   eventName: string;
+  /** `github.event`, also written to GITHUB_EVENT_PATH in the job's temp directory. */
+  event: EventPayload;
   jobDir: string;
   logPath: string;
   outputCapBytes: number;

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CiEvent } from '../../domain/ci-events.js';
+import { buildEventPayload } from '../event-payload/index.js';
 import { inlineReusableWorkflows } from '../reusable-workflows.js';
 import type { ArtifactResult, JobResult, RunWorkflowOptions, RunWorkflowResult } from '../types.js';
 import type { WorkflowDef } from '../workflow-model.js';
@@ -79,13 +80,17 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
   options.logger.info({ runId: options.runId, jobs: workflow.jobs.length }, 'executor run started');
   await emit(runEvent('requested', null));
   await emit(runEvent('in_progress', null));
+  const event = await buildEventPayload({
+    gitDir: options.repo.gitDir, fullName: options.repo.fullName, sha: options.sha, ref: options.ref, eventName: options.eventName ?? 'push',
+    workflowPath: options.workflow.path, htmlBaseUrl: options.htmlBaseUrl, dispatchInputs: workflow.dispatchInputs ?? null, now,
+  });
   const pool = semaphore(Math.max(1, options.maxParallelJobs ?? 4));
   const done = new Map<string, KeyOutcome>();
   const started = new Set<string>();
   const running = new Map<string, Promise<void>>();
 
   const context = {
-    options, workflow, runDir, artifacts, baseEnv, runnerName, now, signal, pool, emit,
+    options, workflow, runDir, artifacts, baseEnv, runnerName, now, signal, pool, emit, event,
     pythonVersionsDirs: options.pythonVersionsDirs ?? [join(home, '.pyenv', 'versions')],
   };
   try {

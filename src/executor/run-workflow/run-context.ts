@@ -1,4 +1,5 @@
 import type { CiEvent } from '../../domain/ci-events.js';
+import type { EventPayload } from '../event-payload/index.js';
 import type { ArtifactResult, RunWorkflowOptions } from '../types.js';
 import type { WorkflowDef } from '../workflow-model.js';
 
@@ -45,4 +46,6 @@ export type RunContext = {
   pool: ReturnType<typeof semaphore>;
   emit: (event: CiEvent) => Promise<void>;
   pythonVersionsDirs: string[];
+  /** `github.event` of every job (the triggering event's webhook payload). */
+  event: EventPayload;
 };

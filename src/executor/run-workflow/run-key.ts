@@ -35,7 +35,7 @@ export async function runKey(ctx: RunContext, job: JobDef, done: Map<string, Key
     blocked: results.some((r) => r !== 'success'),
   };
   const baseContexts = {
-    github: { sha: options.sha, ref: options.ref, repository: options.repo.fullName, event_name: options.eventName ?? 'push', run_id: options.runId, run_attempt: String(options.runAttempt) },
+    github: { sha: options.sha, ref: options.ref, repository: options.repo.fullName, event_name: options.eventName ?? 'push', event: ctx.event, run_id: options.runId, run_attempt: String(options.runAttempt) },
     needs, inputs: {}, vars: {}, secrets: {},
   };
   const inputsSpec = job.calledFrom ?? job.aggregate;
@@ -94,7 +94,7 @@ export async function runKey(ctx: RunContext, job: JobDef, done: Map<string, Key
           workflow: job.calledFrom?.workflow ?? ctx.workflow, job, matrix,
           inputs: (ev.contexts.inputs ?? {}) as Record<string, ContextValue>, matrixIndex: index, matrixTotal: legs.length, jobId, name, needs,
           needsStatus, repo: options.repo, sha: options.sha, ref: options.ref, runId: options.runId,
-          runAttempt: options.runAttempt, runNumber: options.runNumber ?? 1, eventName: options.eventName ?? 'push', jobDir: join(ctx.runDir, jobId),
+          runAttempt: options.runAttempt, runNumber: options.runNumber ?? 1, eventName: options.eventName ?? 'push', event: ctx.event, jobDir: join(ctx.runDir, jobId),
           logPath: join(options.logsDir, `${jobId}.log`), outputCapBytes: options.outputCapBytes ?? 16 * 1024 * 1024,
           baseEnv: ctx.baseEnv, extraEnv: options.env ?? {}, pythonVersionsDirs: ctx.pythonVersionsDirs,
           artifactsDir: options.artifactsDir, artifacts: ctx.artifacts, killGraceMs: options.killGraceMs ?? 2000,
