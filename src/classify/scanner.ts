@@ -112,7 +112,7 @@ export function feedPending(step: StepBuilder, line: number, text: string): void
   step.pending = step.pending.filter((item) => item.remaining > 0);
 }
 
-/** Runs the step's rules on one output line; the first matching rule wins. */
+/** Runs the step's rules on one output line; the first matching rule (line, and previous line if it asks) wins. */
 export function applyRules(step: StepBuilder, compiled: CompiledRules, line: number, text: string, ring: LineRing): void {
   if (compiled.prefilter === undefined) return;
   for (const rule of compiled.headers) {
@@ -129,6 +129,12 @@ export function applyRules(step: StepBuilder, compiled: CompiledRules, line: num
   for (const rule of compiled.rules) {
     const m = rule.linePattern.exec(text);
     if (m === null) continue;
+    if (rule.previousPattern !== undefined) {
+      const prev = ring.before(1, step.startLine)[0];
+      const p = prev === undefined || prev.line !== line - 1 ? null : rule.previousPattern.exec(prev.text);
+      if (p === null) continue;
+      step.state.previous = p;
+    }
     recordHit(step, rule, m, line, text, ring);
     return;
   }

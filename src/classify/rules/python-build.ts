@@ -1,5 +1,5 @@
 import { CMD } from './commands.js';
-import { headerFinding, PY_FILE_HEADER } from './rule-helpers.js';
+import { headerFinding, LOCATION_LINE, locationFinding, PY_FILE_HEADER } from './rule-helpers.js';
 import { fileLineFinding, type Rule } from './rule.js';
 
 /** Python syntax errors, missing modules, resolver conflicts and failed installs (pip, uv, poetry, conda). */
@@ -28,9 +28,26 @@ export const PYTHON_BUILD_RULES: Rule[] = [
     type: 'Syntax Error',
     tool: 'ruff',
     commandPattern: CMD.ruff,
-    linePattern: /^(\S+?):(\d+):(\d+): (SyntaxError|E999):? (.*)$/,
+    // `SyntaxError:` up to ruff 0.12.8 (concise, and the header line of the old full format); `invalid-syntax:` from 0.12.9.
+    linePattern: /^(\S+?):(\d+):(\d+): (SyntaxError|E999|invalid-syntax):? (.*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 5 }),
     example: { command: 'ruff check .', lines: ['app/a.py:3:7: SyntaxError: Expected a parameter name'] },
+  },
+  {
+    id: 'ruff-full-syntax-error',
+    type: 'Syntax Error',
+    tool: 'ruff',
+    commandPattern: CMD.ruff,
+    // Ruff >= 0.12.9's default (`full`) output: `invalid-syntax: <message>`, then ` --> path:line:col`
+    // (crates/ruff/tests/snapshots/lint__output_format_full.snap at tag 0.12.9).
+    linePattern: LOCATION_LINE,
+    previousPattern: /^(?:invalid-syntax|SyntaxError|E999):? (.*)$/,
+    findingParser: locationFinding({ message: 1 }),
+    context: { before: 1, after: 3 },
+    example: {
+      command: 'ruff check .',
+      lines: ['invalid-syntax: Expected a parameter or the end of the parameter list', ' --> app/a.py:3:7', '  |', '3 | def f(:', '  |       ^'],
+    },
   },
   {
     id: 'black-cannot-parse',

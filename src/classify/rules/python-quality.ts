@@ -1,5 +1,5 @@
 import { CMD } from './commands.js';
-import { headerFinding, wholeFile } from './rule-helpers.js';
+import { headerFinding, LOCATION_LINE, locationFinding, wholeFile } from './rule-helpers.js';
 import { fileLineFinding, type Rule } from './rule.js';
 
 /** Python linters, formatters, type checkers, docstring tools and pre-commit hooks. */
@@ -12,6 +12,18 @@ export const PYTHON_QUALITY_RULES: Rule[] = [
     linePattern: /^(\S+?\.py):(\d+):(\d+): (D\d{3}|DAR\d{3}) (?:\[\*\] )?(.*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
     example: { command: 'ruff check .', lines: ['app/a.py:1:1: D100 Missing docstring in public module'] },
+  },
+  {
+    id: 'ruff-full-docstring',
+    type: 'Doc/Docstring',
+    tool: 'ruff',
+    commandPattern: CMD.ruff,
+    // Ruff >= 0.12.9's default (`full`) output, as `ruff-full-violation` below.
+    linePattern: LOCATION_LINE,
+    previousPattern: /^(D\d{3}) (?:\[\*\] )?(.*)$/,
+    findingParser: locationFinding({ code: 1, message: 2 }),
+    context: { before: 1, after: 3 },
+    example: { command: 'ruff check --select D .', lines: ['D100 Missing docstring in public module', ' --> app/a.py:1:1', '  |', '1 | import os', '  | ^'] },
   },
   {
     id: 'flake8-violation',
@@ -27,9 +39,28 @@ export const PYTHON_QUALITY_RULES: Rule[] = [
     type: 'Code Linting',
     tool: 'ruff',
     commandPattern: CMD.ruff,
-    linePattern: /^(\S+?):(\d+):(\d+): ([A-Z]{1,4}\d{1,4}) (?:\[\*\] )?(.*)$/,
+    linePattern: /^(\S+?):(\d+):(\d+): ([A-Z]{1,5}\d{1,4}) (?:\[\*\] )?(.*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
+    // `concise` output, and the header line of the `full` output up to ruff 0.12.8 (default since 0.5.0), whose
+    // snippet lines (`  |`, `1 | import os`, `  |        ^^ F401`, `  = help: …`) no rule matches.
     example: { command: 'ruff check .', lines: ['app/a.py:1:8: F401 [*] `os` imported but unused'] },
+  },
+  {
+    id: 'ruff-full-violation',
+    type: 'Code Linting',
+    tool: 'ruff',
+    commandPattern: CMD.ruff,
+    // Ruff >= 0.12.9's default (`full`) output, rustc-style: `CODE [*] message`, then ` --> path:line:col`, the
+    // snippet and `help: …` (crates/ruff/tests/snapshots/lint__output_format_full.snap at tag 0.12.9; 0.16 adds
+    // the fix's diff after `help:`). Codes run to five letters (ASYNC100).
+    linePattern: LOCATION_LINE,
+    previousPattern: /^([A-Z]{1,5}\d{1,4}) (?:\[\*\] )?(.*)$/,
+    findingParser: locationFinding({ code: 1, message: 2 }),
+    context: { before: 1, after: 3 },
+    example: {
+      command: 'ruff check .',
+      lines: ['F401 [*] `os` imported but unused', ' --> app/a.py:1:8', '  |', '1 | import os', '  |        ^^', '  |', 'help: Remove unused import: `os`'],
+    },
   },
   {
     id: 'python-lint-line',
@@ -70,7 +101,30 @@ export const PYTHON_QUALITY_RULES: Rule[] = [
     tool: 'ruff-format',
     linePattern: /^Would reformat: (\S.*)$/,
     findingParser: wholeFile(1, 'ruff format would reformat this file'),
+    // `ruff format --check` up to 0.15.
     example: { command: 'ruff format --check .', lines: ['Would reformat: app/a.py'] },
+  },
+  {
+    id: 'ruff-unformatted',
+    type: 'Code Formatting',
+    tool: 'ruff-format',
+    commandPattern: CMD.ruff,
+    // `ruff format --check --output-format concise` from 0.16.0 (cli__format__output_format_concise.snap).
+    linePattern: /^(\S+?):\d+:\d+: unformatted: File would be reformatted$/,
+    findingParser: wholeFile(1, 'ruff format would reformat this file'),
+    example: { command: 'ruff format --check --output-format concise .', lines: ['app/a.py:1:1: unformatted: File would be reformatted'] },
+  },
+  {
+    id: 'ruff-full-unformatted',
+    type: 'Code Formatting',
+    tool: 'ruff-format',
+    commandPattern: CMD.ruff,
+    // `ruff format --check` from 0.16.0 (#26960): `unformatted: File would be reformatted`, ` --> path:1:1`, a diff.
+    linePattern: LOCATION_LINE,
+    previousPattern: /^unformatted: File would be reformatted$/,
+    findingParser: locationFinding('ruff format would reformat this file'),
+    context: { before: 1 },
+    example: { command: 'ruff format --check .', lines: ['unformatted: File would be reformatted', ' --> app/a.py:1:1', '  |', '  - x =  1', '1 + x = 1', '  |'] },
   },
   // Type checkers.
   {

@@ -20,3 +20,33 @@ export const wholeFile =
 
 /** `File "x.py", line 3` (tracebacks) or `x.py:3: in <module>` (pytest). */
 export const PY_FILE_HEADER = /^(?:E\s+)?\s*File "([^"]+)", line (\d+)|^(\S+\.py):(\d+): in /;
+
+/**
+ * The location line of a rustc-style diagnostic: ` --> path:line:col`, indented by the width of the snippet's
+ * line numbers (` --> app/a.py:1:8`, `  --> app/a.py:10:20`). Ruff prints notebook cells as `nb.ipynb:cell 2:3:1`
+ * (the line is then the cell's).
+ */
+export const LOCATION_LINE = /^\s*--> (\S+?)(?::cell \d+)?:(\d+):(\d+)$/;
+
+/**
+ * A finding at a `LOCATION_LINE` match, with the code and message of the line before it (`state.previous`, as
+ * the rule's `previousPattern` matched it), or a fixed message.
+ */
+export const locationFinding =
+  (previous: { code?: number; message: number } | string) =>
+  (m: RegExpExecArray, state: RuleState): ParsedFinding | undefined => {
+    const path = m[1];
+    const line = Number(m[2]);
+    const column = Number(m[3]);
+    const p = state.previous;
+    if (path === undefined || !(line > 0) || p === undefined) return undefined;
+    let message: string;
+    if (typeof previous === 'string') message = previous;
+    else {
+      const text = p[previous.message];
+      if (text === undefined) return undefined;
+      const code = previous.code === undefined ? undefined : p[previous.code];
+      message = code === undefined ? text.trim() : `${code} ${text.trim()}`;
+    }
+    return Number.isFinite(column) && column > 0 ? { path, line, column, message } : { path, line, message };
+  };

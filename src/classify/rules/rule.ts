@@ -4,6 +4,8 @@ import type { Finding } from '../types.js';
 /** Per-step scanner state a finding parser may read (the file header a tool printed last). */
 export interface RuleState {
   header?: { path: string; line?: number };
+  /** The groups `previousPattern` matched on the line before the current match (set for rules that have one). */
+  previous?: RegExpExecArray;
 }
 
 export type ParsedFinding = Omit<Finding, 'tool' | 'rule' | 'level'> & { level?: Finding['level'] };
@@ -21,6 +23,12 @@ export interface Rule {
   linePattern: RegExp;
   /** A line that names the file the following lines are about (eslint, pydocstyle): sets `state.header`. */
   headerPattern?: RegExp;
+  /**
+   * The line right before a `linePattern` match must match this too, else the rule passes the line on
+   * (rustc-style diagnostics name the message first, then ` --> path:line:col`): its groups reach the finding
+   * parser as `state.previous`.
+   */
+  previousPattern?: RegExp;
   findingParser?: (match: RegExpExecArray, state: RuleState) => ParsedFinding | undefined;
   /** Lines of context kept around the matching line in the evidence. */
   context?: { before?: number; after?: number };
