@@ -1,15 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { conflict } from '../../errors.js';
-import type { TrackService } from '../../tracks/index.js';
+import { renderRunTracks, renderTrack, TRACK_FORMATS, type TrackService } from '../../tracks/index.js';
 import type { RouteRegistrar } from '../app.js';
 import { parseInput } from '../validate.js';
 
 const createBody = z.object({ instanceId: z.string().min(1).max(200), runId: z.uuid().optional() });
 const roundBody = z.object({ patch: z.string().min(1, 'a round needs a patch') });
 const idParams = z.object({ id: z.uuid('must be a track id (UUID)') });
-const getQuery = z.object({ gamma: z.coerce.number().positive().finite().max(100).default(1) });
+const getQuery = z.object({ gamma: z.coerce.number().positive().finite().max(100).default(1), format: z.enum(TRACK_FORMATS).default('json') });
 const instanceParams = z.object({ id: z.string().min(1).max(200) });
+const formats = 'format: json (default), markdown, csv or table (a terminal table); the tables come from one model, CSV without the notes.';
 const testSetBody = z.object({ baseSubmissionId: z.uuid(), oracleSubmissionId: z.uuid() }).optional();
 
 /** SWE-CI multi-round tracks. Built by the composition root with its track service. */
@@ -32,21 +33,27 @@ export function trackRoutes(tracks: TrackService): RouteRegistrar {
 
     app.get(
       '/v1/tracks/:id',
-      { schema: { tags: ['tracks'], summary: 'A track: rounds, passed counts, normalized change, EvoScore (?gamma=, default 1), solved, zero-regression', querystring: z.toJSONSchema(getQuery, { io: 'input' }) } },
-      async (request) => {
+      { schema: { tags: ['tracks'], summary: 'A track: rounds, passed counts, normalized change, EvoScore (?gamma=, default 1), solved, zero-regression', description: formats, querystring: z.toJSONSchema(getQuery, { io: 'input' }) } },
+      async (request, reply) => {
         const { id } = parseInput(idParams, request.params, 'params');
-        const { gamma } = parseInput(getQuery, request.query, 'query');
-        return tracks.get(id, { gamma });
+        const { gamma, format } = parseInput(getQuery, request.query, 'query');
+        const view = await tracks.get(id, { gamma });
+        if (format === 'json') return view;
+        const rendered = renderTrack(view, format);
+        return reply.type(rendered.contentType).send(rendered.body);
       },
     );
 
     app.get(
       '/v1/runs/:id/tracks',
-      { schema: { tags: ['tracks'], summary: "SWE-CI summary of a run's tracks: per-task scores and the means (EvoScore for ?gamma=, solved, zero-regression)", querystring: z.toJSONSchema(getQuery, { io: 'input' }) } },
-      async (request) => {
+      { schema: { tags: ['tracks'], summary: "SWE-CI summary of a run's tracks: per-task scores and the means (EvoScore for ?gamma=, solved, zero-regression)", description: formats, querystring: z.toJSONSchema(getQuery, { io: 'input' }) } },
+      async (request, reply) => {
         const { id } = parseInput(z.object({ id: z.uuid('must be a run id (UUID)') }), request.params, 'params');
-        const { gamma } = parseInput(getQuery, request.query, 'query');
-        return tracks.runSummary(id, { gamma });
+        const { gamma, format } = parseInput(getQuery, request.query, 'query');
+        const summary = await tracks.runSummary(id, { gamma });
+        if (format === 'json') return summary;
+        const rendered = renderRunTracks(summary, format);
+        return reply.type(rendered.contentType).send(rendered.body);
       },
     );
 

@@ -1,5 +1,6 @@
 import { exactMean as mean } from '../stats/exact-sum.js';
 import { evoScore, type EvoScoreOptions } from './evo-score.js';
+import { normalizedChange } from './normalized-change.js';
 import { paddedCounts, SWE_CI_ROUNDS, type SweCiRound } from './rounds.js';
 
 /** Solved: the best (clipped, padded) count reaches p*. */
@@ -32,6 +33,10 @@ export interface SweCiTaskScore {
   pStar: number;
   rounds: number;
   invalidRounds: number;
+  /** The count the last scored round contributes (clipped to [0, p*], invalid = 0); null without rounds. */
+  finalPassed: number | null;
+  /** Normalized change of {@link finalPassed}; null without rounds. */
+  finalChange: number | null;
   evoScore: number;
   solved: boolean;
   zeroRegression: boolean;
@@ -48,18 +53,21 @@ export interface SweCiRunSummary {
 /** Scores one task. */
 export function scoreSweCiTask(task: SweCiTaskInput, options: EvoScoreOptions = {}): SweCiTaskScore {
   const n = options.n ?? SWE_CI_ROUNDS;
+  const scored = Math.min(task.rounds.length, n);
+  const finalPassed = scored === 0 ? null : (paddedCounts(task.rounds, task.p0, task.pStar, n)[scored - 1] ?? null);
   return {
     taskId: task.taskId,
     p0: task.p0,
     pStar: task.pStar,
     rounds: task.rounds.length,
     invalidRounds: task.rounds.filter((round) => round === null || (typeof round === 'object' && round.passed === null)).length,
+    finalPassed,
+    finalChange: finalPassed === null ? null : normalizedChange(finalPassed, task.p0, task.pStar),
     evoScore: evoScore(task.rounds, task.p0, task.pStar, options),
     solved: solved(task.rounds, task.p0, task.pStar, n),
     zeroRegression: zeroRegression(task.rounds, task.p0, task.pStar, n),
   };
 }
-
 
 /** Scores every task of a run and takes the means over tasks (null for a run without tasks). */
 export function summarizeSweCiRun(tasks: readonly SweCiTaskInput[], options: EvoScoreOptions = {}): SweCiRunSummary {

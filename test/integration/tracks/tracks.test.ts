@@ -1,8 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../../src/auth/tokens.js';
+import { registerReportCommands } from '../../../src/cli/report-commands.js';
 import type { InstanceInput } from '../../../src/db/index.js';
 import { buildApp } from '../../../src/http/app.js';
 import { trackRoutes } from '../../../src/http/routes/tracks.js';
@@ -191,9 +193,11 @@ describe('SWE-CI tracks', () => {
 
   it("summarizes a run's tracks as SWE-CI does (means over tasks)", async () => {
     const run = await env.deps.repos.runs.create({ label: 'model-y', metadata: {} });
+    const trackIds: string[] = [];
     for (const passed of [15, 5]) {
       const created = await app.inject({ method: 'POST', url: '/v1/tracks', headers: auth, payload: { instanceId: 'swe-ci-1', runId: run.id } });
       expect(created.statusCode).toBe(201);
+      trackIds.push(created.json().id);
       const round = await app.inject({ method: 'POST', url: `/v1/tracks/${created.json().id}/rounds`, headers: auth, payload: { patch: FIX_ADD } });
       await finish(round.json().submissionId, ALL_TESTS, passed);
     }
@@ -205,7 +209,69 @@ describe('SWE-CI tracks', () => {
       [-0.5, false, false],
     ]);
     expect(body).toMatchObject({ runId: run.id, gamma: 1, meanEvoScore: 0, solvedRate: 0, zeroRegressionRate: 0.5, unscored: [] });
+    expect(body.tasks.map((task: { finalPassed: number; finalChange: number }) => [task.finalPassed, task.finalChange])).toEqual([
+      [15, 0.5],
+      [5, -0.5],
+    ]);
     const unknown = await app.inject({ method: 'GET', url: '/v1/runs/00000000-0000-4000-8000-000000000000/tracks', headers: auth });
     expect(unknown.statusCode).toBe(404);
+
+    const markdown = await app.inject({ method: 'GET', url: `/v1/runs/${run.id}/tracks?format=markdown`, headers: auth });
+    expect(markdown.statusCode, markdown.body).toBe(200);
+    expect(markdown.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(markdown.body.split('\n').slice(0, 7)).toEqual([
+      `### SWE-CI run ${run.id}: 2 tasks, EvoScore at γ = 1`,
+      '',
+      '| Instance | Track | Rounds | Invalid | p0 | Final | p* | Change | EvoScore | Solved | Zero-regression |',
+      '|:---|:---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      `| swe-ci-1 | ${trackIds[0]} | 1 | 0 | 10 | 15 | 20 | 0.500 | 0.500 | no | yes |`,
+      `| swe-ci-1 | ${trackIds[1]} | 1 | 0 | 10 | 5 | 20 | -0.500 | -0.500 | no | no |`,
+      '| Mean (2 tasks) |  |  |  |  |  |  |  | 0.000 | 0.0% | 50.0% |',
+    ]);
+    const csv = await app.inject({ method: 'GET', url: `/v1/runs/${run.id}/tracks?format=csv&gamma=2`, headers: auth });
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.body.split('\r\n')).toEqual([
+      'Instance,Track,Rounds,Invalid,p0,Final,p*,Change,EvoScore,Solved,Zero-regression',
+      `swe-ci-1,${trackIds[0]},1,0,10,15,20,0.500,0.500,no,yes`,
+      `swe-ci-1,${trackIds[1]},1,0,10,5,20,-0.500,-0.500,no,no`,
+      'Mean (2 tasks),,,,,,,,0.000,0.0%,50.0%',
+      '',
+    ]);
+    const bad = await app.inject({ method: 'GET', url: `/v1/runs/${run.id}/tracks?format=xml`, headers: auth });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatchObject({ code: 'invalid_request' });
+    expect(bad.json().error.message).toContain('query.format');
+
+    const one = await app.inject({ method: 'GET', url: `/v1/tracks/${trackIds[1]}?format=csv`, headers: auth });
+    expect(one.statusCode, one.body).toBe(200);
+    expect(one.headers['content-type']).toMatch(/^text\/csv/);
+    const [header, first, ...rest] = one.body.split('\r\n');
+    expect(header).toBe('Round,Submission,State,Status,Kept from,Passed,Change');
+    expect(first).toMatch(/^1,[0-9a-f-]{36},completed,valid,base,5,-0\.500$/);
+    expect(rest).toEqual(['']);
+    const oneMarkdown = await app.inject({ method: 'GET', url: `/v1/tracks/${trackIds[1]}?format=markdown`, headers: auth });
+    expect(oneMarkdown.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(oneMarkdown.body).toContain('_EvoScore at γ = 1: -0.500 over 1 of 20 rounds (0 invalid); solved: no; zero-regression: no_');
+    const badOne = await app.inject({ method: 'GET', url: `/v1/tracks/${trackIds[1]}?format=pdf`, headers: auth });
+    expect(badOne.statusCode).toBe(400);
+    expect(badOne.json().error.message).toContain('query.format');
+
+    const out: string[] = [];
+    const cli = async (args: string[]): Promise<string> => {
+      out.length = 0;
+      const program = new Command('ci-replay').exitOverride().configureOutput({ writeErr: () => undefined });
+      registerReportCommands(program, { out: (text) => out.push(text), err: (text) => out.push(text) }, (work) => work(env.deps), (work) => work(service));
+      await program.parseAsync(['node', 'ci-replay', ...args]);
+      return out.join('');
+    };
+    expect(await cli(['tracks', run.id, '--format', 'csv', '--gamma', '2'])).toBe(csv.body);
+    expect(await cli(['tracks', run.id, '--format', 'markdown'])).toBe(markdown.body);
+    const table = await cli(['tracks', run.id]);
+    expect(table).toMatch(/\nMean \(2 tasks\)\s+0\.000\s+0\.0%\s+50\.0%\n/);
+    expect(JSON.parse(await cli(['tracks', run.id, '--format', 'json']))).toEqual(body);
+    expect(await cli(['track', trackIds[1] ?? '', '--format', 'csv'])).toBe(one.body);
+    await expect(cli(['tracks', 'nope'])).rejects.toMatchObject({ code: 'invalid_run_id' });
+    await expect(cli(['tracks', run.id, '--gamma', '0'])).rejects.toMatchObject({ code: 'invalid_gamma' });
+    await expect(cli(['tracks', run.id, '--format', 'xml'])).rejects.toThrow(/xml/);
   });
 });

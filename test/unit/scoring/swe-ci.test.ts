@@ -50,6 +50,10 @@ describe('rounds', () => {
     const task = scoreSweCiTask({ taskId: 't', p0: 10, pStar: 20, rounds: [{ passed: 15 }, { passed: null }, 20] });
     expect(task).toMatchObject({ rounds: 3, invalidRounds: 1, solved: true, zeroRegression: false });
     expect(task.evoScore).toBe((0.5 - 1 + 18) / 20);
+    expect(task).toMatchObject({ finalPassed: 20, finalChange: 1 });
+    expect(scoreSweCiTask({ taskId: 't', p0: 10, pStar: 20, rounds: [15, null] })).toMatchObject({ finalPassed: 0, finalChange: -1 });
+    expect(scoreSweCiTask({ taskId: 't', p0: 10, pStar: 20, rounds: [25, 12] }, { n: 1 })).toMatchObject({ finalPassed: 20, finalChange: 1 });
+    expect(scoreSweCiTask({ taskId: 't', p0: 10, pStar: 20, rounds: [] })).toMatchObject({ finalPassed: null, finalChange: null });
   });
 
   it('honours n and ignores rounds beyond it', () => {
