@@ -23,7 +23,8 @@ export interface RenderedReport {
   report?: CiRepairReport;
 }
 
-const CONTENT_TYPES: Record<RunReportFormat, string> = {
+/** The media type of each report format (also used for SWE-CI track summaries). */
+export const REPORT_CONTENT_TYPES: Record<RunReportFormat, string> = {
   table: 'text/plain; charset=utf-8',
   markdown: 'text/markdown; charset=utf-8',
   csv: 'text/csv; charset=utf-8; header=present',
@@ -36,11 +37,11 @@ export async function runReport(deps: ReportDeps, runIds: readonly string[], opt
   const format = options.format ?? 'json';
   if (format === 'sweep-json') {
     const sweep = await loadSweepReport(deps, runIds);
-    return { body: `${JSON.stringify(sweep, null, 2)}\n`, contentType: CONTENT_TYPES[format] };
+    return { body: `${JSON.stringify(sweep, null, 2)}\n`, contentType: REPORT_CONTENT_TYPES[format] };
   }
   const report = await loadCiRepairReport(deps, runIds, {
     includeUnhealthy: options.includeUnhealthy ?? false,
     ...(options.dataset !== undefined ? { dataset: options.dataset } : {}),
   });
-  return { body: renderReport(report, format, { by: options.by ?? 'summary' }), contentType: CONTENT_TYPES[format], report };
+  return { body: renderReport(report, format, { by: options.by ?? 'summary' }), contentType: REPORT_CONTENT_TYPES[format], report };
 }

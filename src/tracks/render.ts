@@ -1,3 +1,4 @@
+import { REPORT_CONTENT_TYPES } from '../reports/index.js';
 import { renderSweCiRun, renderSweCiTrack, type ReportFormat } from '../scoring/index.js';
 import type { SweCiRunReport } from './service.js';
 import type { TrackView } from './track-view.js';
@@ -11,21 +12,15 @@ export interface RenderedTracks {
   contentType: string;
 }
 
-const CONTENT_TYPES: Record<ReportFormat, string> = {
-  table: 'text/plain; charset=utf-8',
-  markdown: 'text/markdown; charset=utf-8',
-  csv: 'text/csv; charset=utf-8; header=present',
-  json: 'application/json; charset=utf-8',
-};
 
 /** A run's SWE-CI summary in a format (used by the HTTP API and the CLI). */
 export const renderRunTracks = (report: SweCiRunReport, format: ReportFormat): RenderedTracks => ({
   body: renderSweCiRun(report, format),
-  contentType: CONTENT_TYPES[format],
+  contentType: REPORT_CONTENT_TYPES[format],
 });
 
 /** One track in a format. */
 export const renderTrack = (view: TrackView, format: ReportFormat): RenderedTracks => ({
   body: renderSweCiTrack(view, format),
-  contentType: CONTENT_TYPES[format],
+  contentType: REPORT_CONTENT_TYPES[format],
 });
