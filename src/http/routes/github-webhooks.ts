@@ -15,6 +15,8 @@ export interface GithubWebhookRouteOptions {
   bodyLimitBytes?: number;
   /** Most deliveries written per batch (default 200). */
   maxBatch?: number;
+  /** Most batch inserts in flight at once (default 2). */
+  maxInFlight?: number;
 }
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
@@ -29,7 +31,7 @@ const bigintOrNull = (value: unknown): bigint | null => (typeof value === 'numbe
  */
 export function githubWebhookRoutes(options: GithubWebhookRouteOptions): RouteRegistrar {
   return async (app: FastifyInstance, deps: AppDeps) => {
-    const record = createDeliveryRecorder({ insert: (deliveries) => deps.repos.deliveries.recordMany(deliveries), queues: options.queues, logger: options.logger, ...(options.maxBatch !== undefined ? { maxBatch: options.maxBatch } : {}) });
+    const record = createDeliveryRecorder({ insert: (deliveries) => deps.repos.deliveries.recordMany(deliveries), queues: options.queues, logger: options.logger, ...(options.maxBatch !== undefined ? { maxBatch: options.maxBatch } : {}), ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}) });
     await app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimitBytes ?? 26 * 1024 * 1024 }, (_request, body, done) => done(null, body));
