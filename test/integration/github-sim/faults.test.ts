@@ -1,6 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { signAppJwt, startGithubSim, type GithubSim } from '../../support/github-sim/index.js';
+import { planFailedJobsRerun } from '../../support/github-sim/runs/rerun-plan.js';
+import { createSchemaValidator } from '../../support/github-sim/schema/assert-matches-schema.js';
 import { startWebhookReceiver, waitFor, type WebhookReceiver } from '../../support/github-sim/webhook-receiver.js';
 
 const QUICK = `name: Quick
@@ -19,6 +22,30 @@ jobs:
     steps:
       - run: sleep 30
 `;
+const MIXED = `name: Mixed
+on: { push: { branches: ['mixed/**'] } }
+jobs:
+  pass:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "pass ran in attempt $GITHUB_RUN_ATTEMPT"
+  flaky:
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "flaky ran in attempt $GITHUB_RUN_ATTEMPT" && test "$GITHUB_RUN_ATTEMPT" -ge 2
+  after:
+    needs: flaky
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo "after ran in attempt $GITHUB_RUN_ATTEMPT"
+`;
+
+interface JobBody {
+  id: number;
+  name: string;
+  run_attempt: number;
+  conclusion: string | null;
+}
 
 describe('simulator fault injection', () => {
   let sim: GithubSim;
@@ -243,6 +270,99 @@ describe('simulator fault injection', () => {
     const latest = (await (await api('GET', `/repos/bench/app/actions/runs/${stuck}/jobs?filter=latest`)).json()) as { jobs: { run_attempt: number }[] };
     expect(latest.jobs.map((j) => j.run_attempt)).toEqual([2]);
     expect(receiver.received.filter((d) => d.event === 'workflow_run' && d.payload.action === 'requested')).toHaveLength(requestedBefore);
+  });
+
+  it('re-runs only failed jobs and their dependants; passed jobs are carried into the new attempt', async () => {
+    await sim.createRepo({ owner: 'bench', name: 'mixed', files: { '.github/workflows/mixed.yml': MIXED } });
+    const main = (await (await api('GET', '/repos/bench/mixed/git/ref/heads/main')).json()) as { object: { sha: string } };
+    expect((await api('POST', '/repos/bench/mixed/git/refs', { ref: 'refs/heads/mixed/1', sha: main.object.sha })).status).toBe(201);
+    const id = [...sim.state.runs.values()].find((r) => r.headBranch === 'mixed/1')?.id ?? 0;
+    const runStatus = async (): Promise<{ status: string; conclusion: string | null; run_attempt: number }> =>
+      (await (await api('GET', `/repos/bench/mixed/actions/runs/${id}`)).json()) as { status: string; conclusion: string | null; run_attempt: number };
+    await waitFor(async () => (await runStatus()).conclusion === 'failure');
+    await sim.idle();
+    const jobsOf = async (path: string): Promise<Map<string, JobBody>> =>
+      new Map(((await (await api('GET', `/repos/bench/mixed/actions/runs/${id}/${path}`)).json()) as { jobs: JobBody[] }).jobs.map((j) => [j.name, j]));
+    const first = await jobsOf('jobs');
+    expect([...first.values()].map((j) => `${j.name}:${String(j.conclusion)}`).sort()).toEqual(['after:skipped', 'flaky:failure', 'pass:success']);
+
+    const seenBefore = receiver.received.length;
+    expect((await api('POST', `/repos/bench/mixed/actions/runs/${id}/rerun-failed-jobs`)).status).toBe(201);
+    await waitFor(async () => {
+      const s = await runStatus();
+      return s.run_attempt === 2 && s.status === 'completed';
+    });
+    await sim.idle();
+    expect((await runStatus()).conclusion).toBe('success');
+
+    const second = await jobsOf('attempts/2/jobs');
+    expect([...second.keys()].sort()).toEqual(['after', 'flaky', 'pass']);
+    expect(second.get('pass')).toMatchObject({ id: first.get('pass')?.id, run_attempt: 1, conclusion: 'success' });
+    expect(second.get('flaky')).toMatchObject({ run_attempt: 2, conclusion: 'success' });
+    expect(second.get('after')).toMatchObject({ run_attempt: 2, conclusion: 'success' });
+    expect(second.get('flaky')?.id).not.toBe(first.get('flaky')?.id);
+    expect(second.get('after')?.id).not.toBe(first.get('after')?.id);
+    expect([...(await jobsOf('jobs')).values()].map((j) => j.id).sort()).toEqual([...second.values()].map((j) => j.id).sort());
+    expect(((await (await api('GET', `/repos/bench/mixed/actions/runs/${id}/jobs?filter=all`)).json()) as { total_count: number }).total_count).toBe(5);
+    expect((await jobsOf('attempts/1/jobs')).get('flaky')?.conclusion).toBe('failure');
+
+    const logOf = (jobId: number | undefined): string => sim.state.jobs.get(jobId ?? 0)?.log ?? '';
+    expect(logOf(second.get('pass')?.id)).toContain('pass ran in attempt 1');
+    expect(logOf(second.get('flaky')?.id)).toContain('flaky ran in attempt 2');
+    expect(logOf(second.get('after')?.id)).toContain('after ran in attempt 2');
+    expect([...sim.state.jobs.values()].some((j) => j.runId === id && j.log.includes('pass ran in attempt 2'))).toBe(false);
+
+    const validator = createSchemaValidator();
+    const later = receiver.received.slice(seenBefore);
+    const jobEvents = later.filter((d) => d.event === 'workflow_job' && (d.payload.workflow_job as { run_id: number }).run_id === id);
+    expect(new Set(jobEvents.map((d) => (d.payload.workflow_job as JobBody).name))).toEqual(new Set(['flaky', 'after']));
+    expect(jobEvents.every((d) => (d.payload.workflow_job as JobBody).run_attempt === 2)).toBe(true);
+    const runEvents = later.filter((d) => d.event === 'workflow_run' && (d.payload.workflow_run as { id: number }).id === id);
+    expect(runEvents.map((d) => `${String(d.payload.action)}:${String((d.payload.workflow_run as { run_attempt: number }).run_attempt)}`)).toEqual(['in_progress:2', 'completed:2']);
+    for (const delivery of [...jobEvents, ...runEvents]) validator.assertWebhook(delivery.event, String(delivery.payload.action), delivery.payload);
+
+    expect((await api('POST', `/repos/bench/mixed/actions/runs/${id}/rerun-failed-jobs`)).status).toBe(403);
+  });
+
+  it('re-runs a carried-over job too when a re-run job reads its needs outputs (documented approximation)', () => {
+    const workflow = `on: push
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    outputs: { version: '\${{ steps.v.outputs.version }}' }
+    steps: [{ id: v, run: echo version=1 >> "$GITHUB_OUTPUT" }]
+  lint:
+    runs-on: ubuntu-latest
+    steps: [{ run: 'true' }]
+  test:
+    needs: [build, lint]
+    runs-on: ubuntu-latest
+    steps: [{ run: exit 1 }]
+  report:
+    needs: [build, test]
+    runs-on: ubuntu-latest
+    steps: [{ run: 'echo \${{ needs.build.outputs.version }}' }]
+`;
+    const plan = planFailedJobsRerun(workflow, [
+      { id: 1, key: 'build', conclusion: 'success' }, { id: 2, key: 'lint', conclusion: 'success' },
+      { id: 3, key: 'test', conclusion: 'failure' }, { id: 4, key: 'report', conclusion: 'skipped' },
+    ]);
+    expect(plan?.rerunKeys).toEqual(['build', 'test', 'report']);
+    expect(plan?.carriedJobIds).toEqual([2]);
+    const jobsIn = (text: string | undefined): Record<string, { needs?: string[] }> => (parse(text ?? '') as { jobs: Record<string, { needs?: string[] }> }).jobs;
+    expect(Object.keys(jobsIn(plan?.text))).toEqual(['build', 'test', 'report']);
+    expect(jobsIn(plan?.text).test?.needs).toEqual(['build']);
+    expect(jobsIn(plan?.text).report?.needs).toEqual(['build', 'test']);
+    const independent = planFailedJobsRerun(workflow.replace("'echo \${{ needs.build.outputs.version }}'", 'echo done'), [
+      { id: 1, key: 'build', conclusion: 'success' }, { id: 2, key: 'lint', conclusion: 'success' },
+      { id: 3, key: 'test', conclusion: 'failure' }, { id: 4, key: 'report', conclusion: 'skipped' },
+    ]);
+    expect(independent?.rerunKeys).toEqual(['test', 'report']);
+    expect(independent?.carriedJobIds).toEqual([1, 2]);
+    expect(Object.keys(jobsIn(independent?.text))).toEqual(['test', 'report']);
+    expect(jobsIn(independent?.text).test?.needs).toBeUndefined();
+    expect(jobsIn(independent?.text).report?.needs).toEqual(['test']);
+    expect(planFailedJobsRerun(workflow, [{ id: 3, key: null, conclusion: 'failure' }])).toBeNull();
   });
 
   it('expires signed log URLs', async () => {

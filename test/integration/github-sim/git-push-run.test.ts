@@ -152,6 +152,48 @@ describe('plain git push to the simulator', () => {
     expect(sim.counters.get('GET /{owner}/{repo}.git/info/refs?service=git-upload-pack')).toBeGreaterThanOrEqual(2);
   });
 
+  it('starts a workflow on push only when its paths / paths-ignore filters match the changed files', async () => {
+    const pathsWorkflow = (name: string, filter: string): string =>
+      `name: ${name}\non:\n  push:\n    branches-ignore: [skip/**]\n${filter}\njobs:\n  one:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ok\n`;
+    await sim.createRepo({
+      owner: 'bench', name: 'paths', files: {
+        'README.md': '# paths\n', 'src/a.ts': 'export {};\n', 'docs/a.md': 'docs\n',
+        '.github/workflows/src.yml': pathsWorkflow('Src', "    paths: ['src/**', '!src/**/*.md']"),
+        '.github/workflows/no-docs.yml': pathsWorkflow('NoDocs', "    paths-ignore: ['docs/**']"),
+      },
+    });
+    const token = sim.installationToken(installationId);
+    const clone = join(work, 'clone-paths');
+    await gitIn(work, [...credentialArgs(token), 'clone', '-q', sim.gitUrl('bench', 'paths'), clone]);
+    await gitIn(clone, ['checkout', '-q', '-b', 'feature/x']);
+    const pushChange = async (files: Record<string, string>, target = 'feature/x'): Promise<string[]> => {
+      for (const [path, content] of Object.entries(files)) {
+        await mkdir(join(clone, path, '..'), { recursive: true });
+        await writeFile(join(clone, path), content);
+      }
+      if (Object.keys(files).length > 0) {
+        await gitIn(clone, ['add', '.']);
+        await gitIn(clone, ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-q', '-m', `Change ${Object.keys(files).join(', ')}`]);
+      }
+      await gitIn(clone, [...credentialArgs(token), 'push', '-q', 'origin', `HEAD:refs/heads/${target}`]);
+      const sha = (await gitIn(clone, ['rev-parse', 'HEAD'])).stdout.trim();
+      return [...sim.state.runs.values()].filter((r) => r.headSha === sha && r.headBranch === target).map((r) => r.name).sort();
+    };
+    // New branch: compared with the parent of its first new commit (docs only).
+    expect(await pushChange({ 'docs/a.md': 'docs v2\n' })).toEqual([]);
+    // Existing branch: before..after.
+    expect(await pushChange({ 'src/a.ts': 'export const a = 1;\n' })).toEqual(['NoDocs', 'Src']);
+    expect(await pushChange({ 'docs/b.md': 'more docs\n' })).toEqual([]);
+    expect(await pushChange({ 'src/notes.md': 'excluded by !src/**/*.md\n' })).toEqual(['NoDocs']);
+    expect(await pushChange({ 'docs/c.md': 'c\n', 'README.md': '# paths v2\n' })).toEqual(['NoDocs']);
+    // A new branch at a commit already on another branch changes no files: nothing runs.
+    expect(await pushChange({}, 'feature/same')).toEqual([]);
+    // Branch filters still apply on top of path filters.
+    expect(await pushChange({ 'src/b.ts': 'export {};\n' }, 'skip/y')).toEqual([]);
+    expect(await pushChange({}, 'feature/x')).toEqual(['NoDocs', 'Src']);
+    await sim.idle();
+  });
+
   it('accepts gzip request bodies on git-upload-pack and on the REST API', async () => {
     const token = sim.installationToken(installationId);
     const basic = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;

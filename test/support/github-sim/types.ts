@@ -78,6 +78,8 @@ export interface SimJob {
   id: number;
   runId: number;
   runAttempt: number;
+  /** The workflow's `jobs.<key>` key, when the runner reported it (matrix legs share it). */
+  key: string | null;
   name: string;
   status: RunStatus;
   conclusion: CiConclusion | null;
@@ -97,6 +99,8 @@ export interface SimAttempt {
   createdAt: string;
   updatedAt: string;
   runStartedAt: string;
+  /** `rerun-failed-jobs`: jobs of earlier attempts listed in this attempt with their old results (same ids). */
+  carriedJobIds?: number[];
 }
 
 export interface SimRun {

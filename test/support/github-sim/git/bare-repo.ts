@@ -135,3 +135,24 @@ export async function resolveRef(gitDir: string, ref: string): Promise<string | 
 export async function isAncestor(gitDir: string, ancestor: string, descendant: string): Promise<boolean> {
   return (await git(['merge-base', '--is-ancestor', ancestor, descendant], { cwd: gitDir })).code === 0;
 }
+
+/**
+ * Files a push of `ref` changed, as `on.push.paths` sees them (GitHub's rule): an existing branch compares `before..after`;
+ * a new branch compares `after` with the parent of the deepest commit the push brought (every file when that commit is a
+ * root); a new branch whose commits were all on other refs already changed nothing.
+ */
+export async function changedFiles(gitDir: string, ref: string, before: string, after: string): Promise<string[]> {
+  const lines = (out: string): string[] => out.split('\n').filter(Boolean);
+  let from = before;
+  if (before === ZERO_SHA) {
+    const fresh = lines((await gitOk(['rev-list', '--topo-order', after, '--not', `--exclude=${ref}`, '--all'], { cwd: gitDir })));
+    const deepest = fresh[fresh.length - 1];
+    if (!deepest) return [];
+    const parent = await git(['rev-parse', '--verify', '-q', `${deepest}^`], { cwd: gitDir });
+    if (parent.code !== 0) return lines(await gitOk(['ls-tree', '-r', '--name-only', after], { cwd: gitDir }));
+    from = parent.stdout.trim();
+  }
+  const diff = await git(['diff', '--name-only', '--no-renames', from, after], { cwd: gitDir });
+  // `before` unknown here (e.g. history rewritten elsewhere): GitHub runs the workflow when it cannot diff.
+  return diff.code === 0 ? lines(diff.stdout) : lines(await gitOk(['ls-tree', '-r', '--name-only', after], { cwd: gitDir }));
+}

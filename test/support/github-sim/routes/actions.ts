@@ -6,7 +6,7 @@ import { route, type Route, type SimRequest } from '../http/router.js';
 import { signedUrl } from '../http/signed-url.js';
 import type { Engine } from '../runs/engine.js';
 import { hasTrigger, parseWorkflow } from '../runs/triggers.js';
-import { latestAttempt, serializeArtifact, serializeJob, serializeRun, serializeWorkflow } from '../serialize/actions.js';
+import { jobsOfAttempt, latestAttempt, serializeArtifact, serializeJob, serializeRun, serializeWorkflow } from '../serialize/actions.js';
 import type { SimRepo, SimRun, SimWorkflow } from '../types.js';
 import { readyRepoFrom, repoFrom } from './repos.js';
 
@@ -45,9 +45,9 @@ export function actionsRoutes(ctx: SimContext, engine: Engine): Route[] {
   const listJobs = (req: SimRequest, run: SimRun, attempt: number | null) => {
     const filter = req.query.get('filter') ?? 'latest';
     const latest = latestAttempt(run).attempt;
-    const jobs = [...state.jobs.values()]
-      .filter((j) => j.runId === run.id && (attempt !== null ? j.runAttempt === attempt : filter === 'all' || j.runAttempt === latest))
-      .sort((a, b) => a.id - b.id);
+    const jobs = attempt === null && filter === 'all'
+      ? [...state.jobs.values()].filter((j) => j.runId === run.id).sort((a, b) => a.id - b.id)
+      : jobsOfAttempt(state, run, attempt ?? latest);
     const { page, headers } = paginate(jobs, req.query, `${base()}${req.path}?${req.query.toString()}`);
     return { status: 200, body: { total_count: jobs.length, jobs: page.map((j) => serializeJob(base(), state, j)) }, headers };
   };
@@ -175,7 +175,7 @@ export function actionsRoutes(ctx: SimContext, engine: Engine): Route[] {
       const repo = repoFrom(ctx, req, 'actions', 'write');
       const run = findRun(repo, req.params.run_id);
       if (latestAttempt(run).conclusion === 'success') throw new GhError(403, 'This workflow run cannot be retried');
-      engine.rerun(run);
+      engine.rerun(run, { failedOnly: true });
       return { status: 201, body: {} };
     }),
     route('POST', '/repos/{owner}/{repo}/actions/runs/{run_id}/cancel', (req) => {

@@ -51,19 +51,25 @@ async function runWorkflow(ctx: WorkflowRunContext): Promise<WorkflowRunOutcome>
   const parsed = parseWorkflow(ctx.workflow.text);
   if (!parsed || Object.keys(parsed.jobs).length === 0) return { conclusion: 'startup_failure' };
   const results = new Map<string, CiConclusion>();
+  const jobKeys: Record<string, string> = {};
+  const withKey = (key: string): WorkflowRunContext => ({ ...ctx, nextJobId: () => {
+    const id = ctx.nextJobId();
+    jobKeys[id] = key;
+    return id;
+  } });
   for (const key of orderJobs(parsed.jobs)) {
     const job = parsed.jobs[key] ?? {};
     const needs = needsOf(job);
     if (needs.some((need) => results.get(need) !== 'success') || ctx.signal.aborted) {
       results.set(key, 'skipped');
-      emitSkipped(ctx, key, job);
+      emitSkipped(withKey(key), key, job);
       continue;
     }
-    results.set(key, await runJob(ctx, key, job));
+    results.set(key, await runJob(withKey(key), key, job));
   }
   const all = [...results.values()];
-  if (ctx.signal.aborted) return { conclusion: 'cancelled' };
-  return { conclusion: all.some((c) => c === 'failure') ? 'failure' : all.some((c) => c === 'cancelled') ? 'cancelled' : 'success' };
+  if (ctx.signal.aborted) return { conclusion: 'cancelled', jobKeys };
+  return { jobKeys, conclusion: all.some((c) => c === 'failure') ? 'failure' : all.some((c) => c === 'cancelled') ? 'cancelled' : 'success' };
 }
 
 /** A job whose needs failed: GitHub lists it (conclusion skipped) but sends no workflow_job event. */

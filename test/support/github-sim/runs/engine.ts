@@ -1,14 +1,15 @@
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
-import { zipSync } from 'fflate';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { CiConclusion, CiEvent } from '../../../../src/domain/ci-events.js';
 import type { SimContext } from '../context.js';
 import { readCommit, readWorkflowFiles, ZERO_SHA } from '../git/bare-repo.js';
 import { GhError } from '../http/gh-error.js';
-import { latestAttempt, serializeJob, serializeRun, serializeWorkflow } from '../serialize/actions.js';
+import { jobsOfAttempt, latestAttempt, serializeJob, serializeRun, serializeWorkflow } from '../serialize/actions.js';
 import { findRepoById, nextId } from '../state.js';
 import type { SimJob, SimRepo, SimRun, SimWorkflow } from '../types.js';
 import { emitRepoEvent } from '../webhooks/payloads.js';
+import { collectOutputs } from './collect-outputs.js';
+import { planFailedJobsRerun } from './rerun-plan.js';
 import { parseWorkflow } from './triggers.js';
 
 export type StopReason = 'cancelled' | 'timed_out';
@@ -16,7 +17,8 @@ export type StopReason = 'cancelled' | 'timed_out';
 export interface Engine {
   registerWorkflows(repo: SimRepo, sha: string, state?: SimWorkflow['state']): Promise<{ workflow: SimWorkflow; text: string }[]>;
   createRun(repo: SimRepo, workflow: SimWorkflow, text: string, sha: string, branch: string, event: string): Promise<SimRun>;
-  rerun(run: SimRun): void;
+  /** A new attempt; `failedOnly` (rerun-failed-jobs) carries over the jobs that succeeded (see rerun-plan.ts). */
+  rerun(run: SimRun, options?: { failedOnly?: boolean }): void;
   stop(run: SimRun, reason: StopReason): void;
   /** Starts a run that a fault kept queued. */
   start(run: SimRun): void;
@@ -24,6 +26,8 @@ export interface Engine {
 
 export function createEngine(ctx: SimContext): Engine {
   const texts = new Map<number, string>();
+  /** Workflow text of one attempt (`<run id>:<attempt>`) when it differs from the run's (rerun-failed-jobs). */
+  const attemptTexts = new Map<string, string>();
   const controllers = new Map<number, { controller: AbortController; reason: StopReason | null }>();
 
   const emitRun = (run: SimRun, action: string): void => {
@@ -46,7 +50,7 @@ export function createEngine(ctx: SimContext): Engine {
     const now = new Date().toISOString();
     const existing = ctx.state.jobs.get(id);
     const job: SimJob = existing ?? {
-      id, runId: run.id, runAttempt: attempt, name: event.name, status: 'queued', conclusion: null, createdAt: now,
+      id, runId: run.id, runAttempt: attempt, key: null, name: event.name, status: 'queued', conclusion: null, createdAt: now,
       startedAt: event.startedAt ?? now, completedAt: null, runnerName: null, labels: event.labels, steps: [], log: '',
     };
     const previous = existing?.status ?? null;
@@ -101,9 +105,9 @@ export function createEngine(ctx: SimContext): Engine {
 
   const execute = async (run: SimRun): Promise<void> => {
     const repo = findRepoById(ctx.state, run.repoId);
-    const text = texts.get(run.id);
-    if (!repo || text === undefined) return;
     const attempt = latestAttempt(run);
+    const text = attemptTexts.get(`${run.id}:${attempt.attempt}`) ?? texts.get(run.id);
+    if (!repo || text === undefined) return;
     const control = { controller: new AbortController(), reason: null as StopReason | null };
     controllers.set(run.id, control);
     const dir = join(ctx.dataDir, 'runs', `${run.id}-${attempt.attempt}`);
@@ -125,32 +129,18 @@ export function createEngine(ctx: SimContext): Engine {
         signal: control.controller.signal,
       });
       conclusion = outcome.conclusion;
+      for (const [id, key] of Object.entries(outcome.jobKeys ?? {})) {
+        const job = ctx.state.jobs.get(Number(id));
+        if (job) job.key = key;
+      }
     } catch {
       conclusion = 'failure';
     }
     if (control.reason) conclusion = control.reason;
     controllers.delete(run.id);
-    await collectOutputs(run, attempt.attempt, repo, paths.logsDir, paths.artifactsDir);
+    await collectOutputs(ctx, run, attempt.attempt, repo, paths.logsDir, paths.artifactsDir);
     await rm(paths.workRoot, { recursive: true, force: true });
     complete(run, conclusion);
-  };
-
-  const collectOutputs = async (run: SimRun, attempt: number, repo: SimRepo, logsDir: string, artifactsDir: string): Promise<void> => {
-    for (const job of ctx.state.jobs.values()) {
-      if (job.runId !== run.id || job.runAttempt !== attempt) continue;
-      job.log = await readFile(join(logsDir, `${job.id}.log`), 'utf8').catch(() => '');
-    }
-    const names = await readdir(artifactsDir).catch(() => []);
-    for (const name of names) {
-      const files = await listFiles(join(artifactsDir, name));
-      const entries: Record<string, Uint8Array> = {};
-      for (const file of files) entries[relative(join(artifactsDir, name), file)] = new Uint8Array(await readFile(file));
-      const now = new Date();
-      ctx.state.artifacts.set(nextId(ctx.state, 'artifact'), {
-        id: ctx.state.ids.artifact, runId: run.id, repoId: repo.id, name, zip: zipSync(entries),
-        createdAt: now.toISOString(), expiresAt: new Date(now.getTime() + 90 * 86_400_000).toISOString(),
-      });
-    }
   };
 
   const schedule = (run: SimRun): void => {
@@ -196,11 +186,18 @@ export function createEngine(ctx: SimContext): Engine {
       schedule(run);
       return run;
     },
-    rerun(run) {
+    rerun(run, options = {}) {
       const last = latestAttempt(run);
       if (last.status !== 'completed') throw new GhError(403, 'This workflow is already running');
       const now = new Date().toISOString();
-      run.attempts.push({ attempt: last.attempt + 1, status: 'queued', conclusion: null, createdAt: last.createdAt, updatedAt: now, runStartedAt: now });
+      const text = texts.get(run.id);
+      const previous = jobsOfAttempt(ctx.state, run, last.attempt).map((job) => ({ id: job.id, key: job.key, conclusion: job.conclusion }));
+      const plan = options.failedOnly && text !== undefined ? planFailedJobsRerun(text, previous) : null;
+      if (plan) attemptTexts.set(`${run.id}:${last.attempt + 1}`, plan.text);
+      run.attempts.push({
+        attempt: last.attempt + 1, status: 'queued', conclusion: null, createdAt: last.createdAt, updatedAt: now, runStartedAt: now,
+        ...(plan ? { carriedJobIds: plan.carriedJobIds } : {}),
+      });
       run.neverStart = false;
       schedule(run);
     },
@@ -221,17 +218,6 @@ export function createEngine(ctx: SimContext): Engine {
       schedule(run);
     },
   };
-}
-
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const files: string[] = [];
-  for (const entry of entries) {
-    const full = join(dir, entry.name);
-    if (entry.isDirectory()) files.push(...(await listFiles(full)));
-    else files.push(full);
-  }
-  return files;
 }
 
 export function isBranchPush(ref: string, after: string): boolean {

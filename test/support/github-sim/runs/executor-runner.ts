@@ -44,7 +44,7 @@ export function createExecutorRunner(options: ExecutorRunnerOptions): WorkflowRu
           conclusion: job.conclusion, startedAt: job.startedAt, completedAt: job.completedAt, runnerName: null, labels: [], steps: job.steps, htmlUrl: null,
         });
       }
-      return { conclusion: result.conclusion };
+      return { conclusion: result.conclusion, jobKeys: Object.fromEntries(result.jobs.map((job) => [job.id, job.key])) };
     },
   };
 }

@@ -1,11 +1,11 @@
 import { ensureAppSuite } from '../check-suites.js';
 import type { SimContext } from '../context.js';
 import { serializeCheckSuite } from '../serialize/checks.js';
-import { listCommits, readCommit, ZERO_SHA } from '../git/bare-repo.js';
+import { changedFiles, listCommits, readCommit, ZERO_SHA } from '../git/bare-repo.js';
 import type { SimRepo } from '../types.js';
 import { emitRepoEvent } from '../webhooks/payloads.js';
 import type { Engine } from './engine.js';
-import { parseWorkflow, triggersOnPush } from './triggers.js';
+import { hasPushPathFilters, matchesPushPaths, parseWorkflow, triggersOnPush } from './triggers.js';
 
 export interface RefUpdate {
   ref: string;
@@ -27,9 +27,14 @@ export async function handlePush(ctx: SimContext, engine: Engine, repo: SimRepo,
     if (suite.created && stored) emitRepoEvent(ctx, 'check_suite', repo, { action: 'requested', check_suite: serializeCheckSuite(ctx.base(), ctx.state, stored) });
     const workflows = await engine.registerWorkflows(repo, update.after);
     if (!repo.actionsEnabled) continue;
+    let files: string[] | null = null;
     for (const { workflow, text } of workflows) {
       const parsed = parseWorkflow(text);
       if (!parsed || workflow.state !== 'active' || !triggersOnPush(parsed, update.ref)) continue;
+      if (hasPushPathFilters(parsed)) {
+        files ??= await changedFiles(repo.gitDir, update.ref, update.before, update.after);
+        if (!matchesPushPaths(parsed, files)) continue;
+      }
       await engine.createRun(repo, workflow, text, update.after, branch, 'push');
     }
   }

@@ -24,6 +24,8 @@ export interface WorkflowRunContext {
 
 export interface WorkflowRunOutcome {
   conclusion: CiConclusion;
+  /** Job id → the workflow's `jobs.<key>` key; without it `rerun-failed-jobs` re-runs every job. */
+  jobKeys?: Record<string, string>;
 }
 
 export interface WorkflowRunner {

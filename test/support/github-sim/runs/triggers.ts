@@ -68,6 +68,24 @@ export function triggersOnPush(workflow: ParsedWorkflow, ref: string): boolean {
   return false;
 }
 
+/** Whether the workflow's `on.push` has `paths` or `paths-ignore` (then the changed files decide). */
+export function hasPushPathFilters(workflow: ParsedWorkflow): boolean {
+  const config = (workflow.on.push ?? {}) as Record<string, unknown>;
+  return asList(config.paths) !== null || asList(config['paths-ignore']) !== null;
+}
+
+/**
+ * `on.push.paths`: some changed file matches (patterns in order, `!` negates); `paths-ignore`: some changed file is
+ * not ignored. No changed files: no run. Like GitHub, only the first 300 changed files are looked at.
+ */
+export function matchesPushPaths(workflow: ParsedWorkflow, files: string[]): boolean {
+  const config = (workflow.on.push ?? {}) as Record<string, unknown>;
+  const paths = asList(config.paths);
+  const ignore = asList(config['paths-ignore']);
+  if (!paths && !ignore) return true;
+  return files.slice(0, 300).some((file) => matchesFilters(file, paths, paths ? null : ignore));
+}
+
 export function hasTrigger(workflow: ParsedWorkflow, event: string): boolean {
   return event in workflow.on;
 }

@@ -24,6 +24,12 @@ export function latestAttempt(run: SimRun): SimAttempt {
   return attempt;
 }
 
+/** The jobs an attempt lists: its own, plus those carried over from earlier attempts by rerun-failed-jobs. */
+export function jobsOfAttempt(state: SimState, run: SimRun, attemptNumber: number): SimJob[] {
+  const carried = new Set(run.attempts[attemptNumber - 1]?.carriedJobIds ?? []);
+  return [...state.jobs.values()].filter((j) => j.runId === run.id && (j.runAttempt === attemptNumber || carried.has(j.id))).sort((a, b) => a.id - b.id);
+}
+
 export function serializeRun(base: string, state: SimState, run: SimRun, attemptNumber?: number): Record<string, unknown> {
   const repo = findRepoById(state, run.repoId);
   if (!repo) throw new Error(`run ${run.id} has no repository`);
