@@ -5,7 +5,8 @@
  *
  * Choices where GitHub cannot be copied exactly:
  * - Each job gets a fresh directory under `<workRoot>/run-<id>-<attempt>-*` (removed after the run);
- *   `actions/checkout` makes a `--shared` clone of the commit there (full history, whatever fetch-depth says).
+ *   `actions/checkout` fetches the commit there as GitHub does (`fetch-depth`: default 1 = shallow, 0 = all history, whose
+ *   objects a local source lends through alternates instead of copying).
  * - Steps run with a clean environment (PATH/HOME/LANG from `hostEnv` or defaults, plus `env`), each in its
  *   own process group; on step timeout, job timeout or cancel the group gets SIGTERM then SIGKILL after
  *   `killGraceMs`; every group the job started is SIGKILLed when the job ends ("Cleaning up orphan processes").
@@ -16,7 +17,8 @@
  *   `timeout-minutes` is cancelled (as GitHub reports it) and `JobResult.timedOut` says why.
  * - Jobs skipped because of `needs`/`if` get an id and a result but no events and no log, as on GitHub.
  * - `github.event` / GITHUB_EVENT_PATH: a `push` payload built from the run's commit (`before` = its first parent)
- *   or a `workflow_dispatch` one (input defaults); ids in it are made up; other events get repository + sender only.
+ *   or a `workflow_dispatch` one (inputs: given values or declared defaults, typed in the `inputs` context);
+ *   ids in it are made up; other events get repository + sender only.
  * - Unsupported syntax (services, container, remote reusable workflows, other actions) fails the job or
  *   step with an explicit `##[error]` message; local reusable workflows (`uses: ./.github/workflows/x.yml`) are
  *   inlined as `<caller> / <job>` jobs.

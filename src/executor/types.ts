@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { CiConclusion, CiEvent, StepOutcome } from '../domain/ci-events.js';
+import type { DispatchInputValues } from './dispatch-inputs.js';
 
 /** Options of {@link runWorkflow}: one workflow, one commit, one run attempt. */
 export interface RunWorkflowOptions {
@@ -31,6 +32,13 @@ export interface RunWorkflowOptions {
   /** Directories searched for Python installs (pyenv-style `<dir>/<version>/bin/python`). Default `~/.pyenv/versions`. */
   pythonVersionsDirs?: string[];
   eventName?: string;
+  /**
+   * `workflow_dispatch` input values (only with that `eventName`): the `inputs` context and `github.event.inputs`
+   * get them, declared defaults fill the rest. An undeclared input, a non-boolean for a boolean input, a non-number
+   * for a number input or a value outside a choice's `options` makes {@link runWorkflow} throw an `invalid_input`
+   * error (`invalid_dispatch_inputs`) before the run starts, as GitHub's dispatch API refuses it.
+   */
+  inputs?: DispatchInputValues;
   /** Grace period between SIGTERM and SIGKILL of a step's process group. Default 2000 ms. */
   killGraceMs?: number;
   /** Steps that run after a cancellation (`if: always()`/`cancelled()`) are killed after this long. Default 5 min. */

@@ -1,5 +1,7 @@
 import { parse } from 'yaml';
 import { invalidInput } from '../errors.js';
+import type { DispatchInputDef } from './dispatch-inputs.js';
+import { parseDispatchInputs } from './dispatch-inputs.js';
 
 export interface RunDefaults {
   shell?: string;
@@ -48,8 +50,8 @@ export interface WorkflowDef {
   path: string;
   /** `on.workflow_call` of a reusable workflow: input defaults and output expressions. */
   call: { inputs: Record<string, unknown>; outputs: Record<string, string> };
-  /** Defaults of `on.workflow_dispatch.inputs` as strings (as `github.event.inputs` has them); absent when none are declared. */
-  dispatchInputs?: Record<string, string>;
+  /** The `on.workflow_dispatch.inputs` declarations (type, default, choice options); absent when none are declared. */
+  dispatchInputs?: Record<string, DispatchInputDef>;
   env: Record<string, unknown>;
   defaults: RunDefaults;
   jobs: JobDef[];
@@ -164,7 +166,7 @@ export function parseWorkflow(text: string, path: string): WorkflowDef {
   };
   const dispatch = obj(obj(doc.on).workflow_dispatch).inputs;
   const workflow: WorkflowDef = { name: str(doc.name) ?? path, path, call, env: obj(doc.env), defaults: parseDefaults(doc.defaults), jobs };
-  if (isObj(dispatch)) workflow.dispatchInputs = Object.fromEntries(Object.entries(dispatch).map(([k, v]) => [k, str(obj(v).default) ?? '']));
+  if (isObj(dispatch)) workflow.dispatchInputs = parseDispatchInputs(dispatch, path);
   return workflow;
 }
 

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { checkoutCommit } from '../checkout.js';
+import { checkoutCommit, fetchDepth } from '../checkout.js';
 import { isAppError } from '../../errors.js';
 import type { BuiltinAction } from './index.js';
 import { failStep } from './index.js';
@@ -9,8 +9,9 @@ import { failStep } from './index.js';
 const run = promisify(execFile);
 
 /**
- * actions/checkout: checks out the run's commit into the workspace (or `path` under it). The local
- * clone shares the source's objects, so the full history is available whatever `fetch-depth` says.
+ * actions/checkout: checks out the run's commit (or the commit `ref` names by its sha) into the workspace
+ * (or `path` under it) as GitHub's action does: `fetch-depth` commits of history (default 1, a shallow clone;
+ * 0 = all branches and tags), `fetch-tags`, the run's branch checked out as a local branch tracking `origin`.
  */
 export const checkoutAction: BuiltinAction = async (rt, inputs) => {
   const { input, state } = rt;
@@ -22,12 +23,16 @@ export const checkoutAction: BuiltinAction = async (rt, inputs) => {
   if (!target.startsWith(state.workspace)) {
     return failStep(rt, `Repository path '${target}' is not under '${state.workspace}'`);
   }
-  const sha = inputs.ref !== undefined && /^[0-9a-f]{40}$/i.test(inputs.ref) ? inputs.ref : input.sha;
+  const explicitSha = inputs.ref !== undefined && /^[0-9a-f]{40}$/i.test(inputs.ref);
+  const sha = explicitSha ? (inputs.ref ?? input.sha) : input.sha;
   state.log.line(`Syncing repository: ${repository}`);
   state.log.line('##[group]Fetching the repository');
-  state.log.line(`[command]/usr/bin/git checkout --progress --force ${sha}`);
   try {
-    await checkoutCommit(input.repo.gitDir, sha, target);
+    await checkoutCommit({
+      source: input.repo.gitDir, sha, dir: target, ref: explicitSha ? null : input.ref,
+      depth: fetchDepth(inputs['fetch-depth']), fetchTags: (inputs['fetch-tags'] ?? '').trim().toLowerCase() === 'true',
+      onCommand: (commandLine) => state.log.line(`[command]${commandLine}`),
+    });
   } catch (error) {
     state.log.line('##[endgroup]');
     if (isAppError(error)) return failStep(rt, error.message);

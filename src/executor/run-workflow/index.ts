@@ -4,12 +4,14 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CiEvent } from '../../domain/ci-events.js';
+import { resolveDispatchInputs } from '../dispatch-inputs.js';
+import type { ResolvedDispatchInputs } from '../dispatch-inputs.js';
 import { buildEventPayload } from '../event-payload/index.js';
 import { inlineReusableWorkflows } from '../reusable-workflows.js';
 import type { ArtifactResult, JobResult, RunWorkflowOptions, RunWorkflowResult } from '../types.js';
 import type { WorkflowDef } from '../workflow-model.js';
 import { parseWorkflow } from '../workflow-model.js';
-import { isAppError } from '../../errors.js';
+import { invalidInput, isAppError } from '../../errors.js';
 import type { KeyOutcome } from './run-context.js';
 import { runUrl, semaphore } from './run-context.js';
 import { runKey } from './run-key.js';
@@ -44,6 +46,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
     if (!isAppError(error) || error.kind !== 'invalid_input') throw error;
     return startupFailure(options, error.message);
   }
+  const dispatch = dispatchInputs(options, workflow);
   const now = options.now ?? (() => new Date());
   const iso = (): string => now().toISOString();
   const signal = options.signal ?? new AbortController().signal;
@@ -82,7 +85,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
   await emit(runEvent('in_progress', null));
   const event = await buildEventPayload({
     gitDir: options.repo.gitDir, fullName: options.repo.fullName, sha: options.sha, ref: options.ref, eventName: options.eventName ?? 'push',
-    workflowPath: options.workflow.path, htmlBaseUrl: options.htmlBaseUrl, dispatchInputs: workflow.dispatchInputs ?? null, now,
+    workflowPath: options.workflow.path, htmlBaseUrl: options.htmlBaseUrl, dispatchInputs: dispatch?.event ?? null, now,
   });
   const pool = semaphore(Math.max(1, options.maxParallelJobs ?? 4));
   const done = new Map<string, KeyOutcome>();
@@ -90,7 +93,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
   const running = new Map<string, Promise<void>>();
 
   const context = {
-    options, workflow, runDir, artifacts, baseEnv, runnerName, now, signal, pool, emit, event,
+    options, workflow, runDir, artifacts, baseEnv, runnerName, now, signal, pool, emit, event, inputs: dispatch?.context ?? {},
     pythonVersionsDirs: options.pythonVersionsDirs ?? [join(home, '.pyenv', 'versions')],
   };
   try {
@@ -121,6 +124,23 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
   const order = new Map(workflow.jobs.map((j, i) => [j.key, i]));
   jobs.sort((a, b) => (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0));
   return { conclusion, jobs, artifacts: [...artifacts.values()] };
+}
+
+/**
+ * The `workflow_dispatch` inputs of the run (provided values over declared defaults); null for other events or
+ * when the workflow declares none. Throws `invalid_input` for values GitHub's dispatch API would refuse.
+ */
+function dispatchInputs(options: RunWorkflowOptions, workflow: WorkflowDef): ResolvedDispatchInputs | null {
+  const provided = options.inputs ?? {};
+  const eventName = options.eventName ?? 'push';
+  if (eventName !== 'workflow_dispatch') {
+    if (Object.keys(provided).length > 0) {
+      throw invalidInput('invalid_dispatch_inputs', `workflow_dispatch inputs were given for a '${eventName}' run: inputs are only for workflow_dispatch runs`);
+    }
+    return null;
+  }
+  if (workflow.dispatchInputs === undefined && Object.keys(provided).length === 0) return null;
+  return resolveDispatchInputs(workflow.dispatchInputs ?? {}, provided);
 }
 
 /** An invalid workflow: GitHub creates the run and concludes it `startup_failure` without any job. */

@@ -1,5 +1,6 @@
 import type { CiEvent } from '../../domain/ci-events.js';
 import type { EventPayload } from '../event-payload/index.js';
+import type { ContextValue } from '../expressions.js';
 import type { ArtifactResult, RunWorkflowOptions } from '../types.js';
 import type { WorkflowDef } from '../workflow-model.js';
 
@@ -48,4 +49,6 @@ export type RunContext = {
   pythonVersionsDirs: string[];
   /** `github.event` of every job (the triggering event's webhook payload). */
   event: EventPayload;
+  /** The `inputs` context of the workflow's own jobs: typed `workflow_dispatch` inputs, empty for other events. */
+  inputs: Record<string, ContextValue>;
 };

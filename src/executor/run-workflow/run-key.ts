@@ -36,7 +36,7 @@ export async function runKey(ctx: RunContext, job: JobDef, done: Map<string, Key
   };
   const baseContexts = {
     github: { sha: options.sha, ref: options.ref, repository: options.repo.fullName, event_name: options.eventName ?? 'push', event: ctx.event, run_id: options.runId, run_attempt: String(options.runAttempt) },
-    needs, inputs: {}, vars: {}, secrets: {},
+    needs, inputs: ctx.inputs, vars: {}, secrets: {},
   };
   const inputsSpec = job.calledFrom ?? job.aggregate;
   let combos: MatrixCombo[] | null;
