@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // Renders Ruff's CLI text output from @astral-sh/ruff-wasm-nodejs diagnostics (the Ruff CLI is not installable here).
-// Usage: ruff check [--select X,Y] [--output-format concise] <paths...> | ruff format --check <paths...>
+// Usage: ruff check [--select X,Y] [--output-format full|concise] <paths...> | ruff format --check <paths...>
+// `check` prints the `full` format by default, as ruff >= 0.12.9 does (see ruff-full-render.mjs); `concise` prints
+// `path:row:col: CODE [*] message` lines.
 // RUFF_WASM_DIR points at a node_modules holding @astral-sh/ruff-wasm-nodejs.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { renderFull } from './ruff-full-render.mjs';
 
 const require = createRequire(join(process.env.RUFF_WASM_DIR ?? process.cwd(), 'noop.js'));
 const { Workspace, PositionEncoding } = require('@astral-sh/ruff-wasm-nodejs');
@@ -12,11 +15,14 @@ const { Workspace, PositionEncoding } = require('@astral-sh/ruff-wasm-nodejs');
 const args = process.argv.slice(2);
 const mode = args.shift();
 let select;
+let outputFormat = 'full';
 const paths = [];
 for (let i = 0; i < args.length; i++) {
   const arg = args[i];
   if (arg === '--select') select = args[++i].split(',');
-  else if (arg === '--output-format' || arg === '--target-version') i++;
+  else if (arg === '--output-format') outputFormat = args[++i];
+  else if (arg.startsWith('--output-format=')) outputFormat = arg.slice('--output-format='.length);
+  else if (arg === '--target-version') i++;
   else if (arg.startsWith('-')) continue;
   else paths.push(arg);
 }
@@ -31,15 +37,24 @@ for (const p of paths.length ? paths : ['.']) walk(p);
 const settings = { lint: { select: select ?? ['E4', 'E7', 'E9', 'F'] } };
 const ws = new Workspace(settings, PositionEncoding.Utf16);
 const rel = (f) => relative(process.cwd(), f) || f;
+if (outputFormat !== 'full' && outputFormat !== 'concise') {
+  process.stderr.write(`error: output format '${outputFormat}' is not rendered here (full, concise)\n`);
+  process.exit(2);
+}
 
 if (mode === 'check') {
   let count = 0;
   let fixable = 0;
   for (const f of files) {
-    const diags = ws.check(readFileSync(f, 'utf8'));
+    const src = readFileSync(f, 'utf8');
+    const diags = ws.check(src);
     for (const d of diags) {
       count++;
       if (d.fix) fixable++;
+      if (outputFormat === 'full') {
+        process.stdout.write(renderFull(d, rel(f), src));
+        continue;
+      }
       // The CLI prints syntax errors as `SyntaxError: <message>`.
       const code = d.code && d.code !== 'invalid-syntax' ? `${d.code} ` : 'SyntaxError: ';
       const mark = d.fix ? '[*] ' : '';

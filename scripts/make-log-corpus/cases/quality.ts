@@ -21,6 +21,12 @@ export const QUALITY_CASES: CorpusCase[] = [
     steps: [{ run: 'ruff check --output-format concise .' }],
   },
   {
+    // The same project in ruff's default (full, rustc-style) output.
+    slug: 'code-linting', name: 'ruff-full', labels: ['Code Linting'], job: 'lint',
+    files: pkg('import json\nfrom os import *\n\n\ndef f(x):\n    if x == None:\n        return json\n    l = 1\n    return l\n'),
+    steps: [{ run: 'ruff check .' }],
+  },
+  {
     slug: 'code-linting', name: 'pylint-messages', labels: ['Code Linting'], job: 'lint',
     files: pkg('"""Core."""\n\n\ndef add(a, b):\n    """Add."""\n    unused = 3\n    return a + b\n\n\ndef Bad_Name():\n    """Bad."""\n    global X\n    X = 1\n'),
     steps: [{ run: 'pylint --persistent=n app' }],
