@@ -18,6 +18,8 @@ export interface DbOptions {
   schema?: string;
   maxConnections?: number;
   logger?: Logger;
+  /** How long acquiring a new connection may take (default 10 s). */
+  connectTimeoutMs?: number;
 }
 
 /** Builds the Prisma client (driver adapter, no engine binary) and a pg pool sharing one connection budget. */
@@ -27,6 +29,8 @@ export function createDb(options: DbOptions): DbClient {
   const poolConfig: pg.PoolConfig = {
     connectionString: options.url,
     max: options.maxConnections ?? 10,
+    // An unreachable host fails within this, instead of the operating system's TCP timeout (minutes).
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     options: `-c search_path=${schema}`,
   };
   const pool = new pg.Pool(poolConfig);

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { NewDelivery } from '../db/index.js';
+import { transient } from '../errors.js';
 import { jobId, type Queues } from '../queue/index.js';
 
 export interface DeliveryRecorderOptions {
@@ -7,10 +8,14 @@ export interface DeliveryRecorderOptions {
   insert(deliveries: NewDelivery[]): Promise<Set<string>>;
   queues: Pick<Queues, 'addBulk'>;
   logger: Logger;
-  /** Most deliveries written per statement (default 200). */
+  /** Most deliveries written per statement (default 200, at most 1000: one events job carries ≤ 1000 ids). */
   maxBatch?: number;
+  /** Most payload bytes written per statement (default 32 MiB; a single larger delivery goes alone). */
+  maxBatchBytes?: number;
   /** Most statements in flight at once (default 2); deliveries arriving meanwhile wait for the next one. */
   maxInFlight?: number;
+  /** Most deliveries waiting for a statement (default 10,000); beyond it a delivery is refused as transient (503). */
+  maxPending?: number;
 }
 
 interface Pending {
@@ -19,17 +24,28 @@ interface Pending {
   reject(error: unknown): void;
 }
 
+function positiveInteger(name: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const chosen = value ?? fallback;
+  if (!Number.isInteger(chosen) || chosen < 1 || chosen > max) throw new RangeError(`${name} must be an integer from 1 to ${max}, got ${String(value)}`);
+  return chosen;
+}
+
+const sizeOf = (delivery: NewDelivery): number => (typeof delivery.payload === 'string' ? Buffer.byteLength(delivery.payload) : delivery.payload.length);
+
 /**
  * Group commit for the webhook intake. Deliveries are queued in memory; at most `maxInFlight` batches are being
- * written at a time, and everything that arrives while they are written goes into the next batch: one insert and
- * one events job per batch, and batches grow with the load instead of with a timer (no added latency when idle).
- * The returned function resolves once the caller's own delivery is committed (true when this call recorded it
- * first) and rejects when the insert failed. A batch that was recorded but could not be enqueued is left to the
+ * inserted at a time, and everything that arrives meanwhile goes into the next batch: one insert and one events
+ * job per batch, and batches grow with the load instead of with a timer (no added latency when idle). A batch
+ * gives its slot back as soon as its insert commits, so a slow Redis never holds up the inserts.
+ * The returned function resolves once the caller's own delivery is committed and enqueued (true when this call
+ * recorded it first), and rejects when the insert failed. A batch recorded but not enqueued is left to the
  * recovery sweep.
  */
 export function createDeliveryRecorder(options: DeliveryRecorderOptions): (delivery: NewDelivery) => Promise<boolean> {
-  const maxBatch = options.maxBatch ?? 200;
-  const maxInFlight = options.maxInFlight ?? 2;
+  const maxBatch = positiveInteger('maxBatch', options.maxBatch, 200, 1000);
+  const maxBatchBytes = positiveInteger('maxBatchBytes', options.maxBatchBytes, 32 * 1024 * 1024);
+  const maxInFlight = positiveInteger('maxInFlight', options.maxInFlight, 2);
+  const maxPending = positiveInteger('maxPending', options.maxPending, 10_000);
   let pending: Pending[] = [];
   let inFlight = 0;
   let scheduled = false;
@@ -42,19 +58,28 @@ export function createDeliveryRecorder(options: DeliveryRecorderOptions): (deliv
       ids.length === 1
         ? { payload: { source: 'delivery' as const, deliveryId: ids[0]! }, options: { jobId: jobId('delivery', ids[0]!) } }
         : { payload: { source: 'deliveries' as const, deliveryIds: ids }, options: { jobId: jobId('deliveries', ids[0]!, ids.length) } };
-    await options.queues.addBulk('events', [job]).catch((error: unknown) => {
+    try {
+      await options.queues.addBulk('events', [job]);
+    } catch (error) {
       options.logger.warn({ err: error, count: ids.length }, 'deliveries recorded but not enqueued; the recovery sweep will enqueue them');
-    });
+    }
   };
 
+  /** Inserts one batch, gives the slot back, then enqueues and answers its callers. Never rejects. */
   const flush = async (batch: Pending[]): Promise<void> => {
     const unique = new Map<string, NewDelivery>();
     for (const item of batch) if (!unique.has(item.delivery.id)) unique.set(item.delivery.id, item.delivery);
-    let created: Set<string>;
+    let created: Set<string> | null = null;
+    let failure: unknown;
     try {
       created = await options.insert([...unique.values()]);
     } catch (error) {
-      for (const item of batch) item.reject(error);
+      failure = error;
+    }
+    inFlight -= 1;
+    drain();
+    if (created === null) {
+      for (const item of batch) item.reject(failure);
       return;
     }
     await enqueue([...created]);
@@ -65,21 +90,34 @@ export function createDeliveryRecorder(options: DeliveryRecorderOptions): (deliv
     }
   };
 
-  const drain = (): void => {
+  /** The next batch: up to maxBatch deliveries and maxBatchBytes of payload (always at least one delivery). */
+  const takeBatch = (): Pending[] => {
+    let count = 0;
+    let bytes = 0;
+    while (count < pending.length && count < maxBatch) {
+      bytes += sizeOf(pending[count]!.delivery);
+      if (count > 0 && bytes > maxBatchBytes) break;
+      count += 1;
+    }
+    const batch = pending.slice(0, count);
+    pending = pending.slice(count);
+    return batch;
+  };
+
+  function drain(): void {
     scheduled = false;
     while (pending.length > 0 && inFlight < maxInFlight) {
-      const batch = pending.length <= maxBatch ? pending : pending.slice(0, maxBatch);
-      pending = pending.length <= maxBatch ? [] : pending.slice(maxBatch);
       inFlight += 1;
-      void flush(batch).finally(() => {
-        inFlight -= 1;
-        drain();
-      });
+      void flush(takeBatch());
     }
-  };
+  }
 
   return (delivery) =>
     new Promise<boolean>((resolve, reject) => {
+      if (pending.length >= maxPending) {
+        reject(transient('intake_overloaded', 'too many webhook deliveries are waiting to be recorded; GitHub will redeliver this one'));
+        return;
+      }
       pending.push({ delivery, resolve, reject });
       if (!scheduled && inFlight < maxInFlight) {
         scheduled = true;

@@ -45,7 +45,7 @@ export async function redeliverFailedDeliveries(deps: { github: GithubApp; repos
   }
   let requested = 0;
   for (const [guid, id] of failed) {
-    if (seen.has(guid) || (await deps.repos.deliveries.get(guid)) !== null) continue;
+    if (seen.has(guid) || (await deps.repos.deliveries.exists(guid))) continue;
     await deps.github.app.request('POST /app/hook/deliveries/{delivery_id}/attempts', { delivery_id: id });
     requested += 1;
   }

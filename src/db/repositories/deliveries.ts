@@ -25,6 +25,8 @@ export interface DeliveryRepository {
   /** Records many deliveries in one statement; returns the ids that were new. */
   recordMany(inputs: NewDelivery[]): Promise<Set<string>>;
   get(id: string): Promise<RecordedDelivery | null>;
+  /** Whether a delivery with this GUID is recorded (without reading its payload). */
+  exists(id: string): Promise<boolean>;
   finish(id: string, status: 'processed' | 'ignored' | 'failed', error?: string): Promise<void>;
   findUnprocessed(limit: number, receivedBefore: Date): Promise<string[]>;
 }
@@ -37,7 +39,8 @@ export function createDeliveryRepository(prisma: Prisma, pool: pg.Pool): Deliver
     // array literal, which costs more than the insert itself. Payloads go through untouched.
     const params: unknown[] = [];
     const tuples: string[] = [];
-    for (const input of inputs) {
+    // In id order, so two concurrent batches that share GUIDs take their row locks in the same order (no deadlock).
+    for (const input of [...inputs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
       const at = params.length;
       const payload = typeof input.payload === 'string' ? Buffer.from(input.payload, 'utf8') : input.payload;
       params.push(input.id, input.event, input.action, input.hookId?.toString() ?? null, input.installationId?.toString() ?? null, input.repoFullName, payload);
@@ -59,6 +62,9 @@ export function createDeliveryRepository(prisma: Prisma, pool: pg.Pool): Deliver
       const row = await prisma.webhookDelivery.findUnique({ where: { id } });
       if (row === null) return null;
       return { ...row, payload: JSON.parse(Buffer.from(row.payload).toString('utf8')) as unknown };
+    },
+    async exists(id) {
+      return (await prisma.webhookDelivery.count({ where: { id } })) > 0;
     },
     async finish(id, status, error) {
       await prisma.webhookDelivery.update({ where: { id }, data: { status, error: error ?? null, processedAt: new Date() } });

@@ -21,7 +21,12 @@ export interface GithubWebhookRouteOptions {
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const bigintOrNull = (value: unknown): bigint | null => (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value)) ? BigInt(value) : null);
+const MAX_BIGINT = 9_223_372_036_854_775_807n;
+/** A GitHub id as Postgres BIGINT, or null when it is not a non-negative integer in range. */
+const bigintOrNull = (value: unknown): bigint | null => {
+  const parsed = typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? BigInt(value) : typeof value === 'string' && /^\d{1,19}$/.test(value) ? BigInt(value) : null;
+  return parsed !== null && parsed <= MAX_BIGINT ? parsed : null;
+};
 
 /**
  * `POST /api/github/webhooks`: verifies X-Hub-Signature-256 over the raw body (an encapsulated JSON parser

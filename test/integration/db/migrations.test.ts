@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDb, migrate, migrationStatus, readMigrations, type DbClient } from '../../../src/db/index.js';
+import { createDb, createRepositories, migrate, migrationStatus, readMigrations, type DbClient } from '../../../src/db/index.js';
 import { migrationsDir, projectRoot } from '../../../src/paths.js';
 import { testDatabaseUrl } from '../../support/test-database.js';
 
@@ -138,6 +138,24 @@ describe('migrations', () => {
     expect(extra.rows[0].t).toBeNull();
     const rows = await db.pool.query(`SELECT migration_name FROM "_prisma_migrations" WHERE migration_name = '29990101000000_broken'`);
     expect(rows.rowCount).toBe(0);
+  });
+
+  it('keeps webhook payloads recorded before they were stored as bytes, verbatim and readable', async () => {
+    const { db, drop } = await withSchema();
+    cleanups.push(drop);
+    const dir = await mkdtemp(join(tmpdir(), 'ci-replay-migrations-'));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    const all = await readMigrations(migrationsDir());
+    const converting = all.findIndex((file) => file.name.endsWith('_delivery_payload_bytes'));
+    expect(converting).toBeGreaterThan(0);
+    for (const file of all.slice(0, converting)) await cp(join(migrationsDir(), file.name), join(dir, file.name), { recursive: true });
+    await migrate({ pool: db.pool, dir });
+    const text = '{ "action" : "queued", "repository": {"full_name": "bench/é--x"} }';
+    await db.pool.query(`INSERT INTO "WebhookDelivery" ("id", "event", "payload") VALUES ('old', 'workflow_job', $1::json)`, [text]);
+    await migrate({ pool: db.pool, dir: migrationsDir() });
+    const stored = await db.pool.query<{ payload: Buffer }>(`SELECT "payload" FROM "WebhookDelivery" WHERE "id" = 'old'`);
+    expect(stored.rows[0]?.payload.toString('utf8')).toBe(text);
+    expect((await createRepositories(db).deliveries.get('old'))?.payload).toEqual({ action: 'queued', repository: { full_name: 'bench/é--x' } });
   });
 
   it('lets only one process migrate at a time (advisory lock)', async () => {
