@@ -2,6 +2,11 @@ import type { CiStatus, StepOutcome, WorkflowJobEvent, WorkflowRunEvent } from '
 import type { Prisma } from '../client.js';
 import type { FailureLabelRow, JobLogRow, JobRow, StepRow, WorkflowRunRow } from '../types.js';
 
+/** The client an interactive transaction hands its callback. */
+type Transaction = Parameters<Parameters<Prisma['$transaction']>[0]>[0];
+/** Waiting for a pooled connection under load must not fail the event (Prisma's defaults: 2 s wait, 5 s run). */
+const TRANSACTION_LIMITS = { maxWait: 30_000, timeout: 30_000 };
+
 /** Status order: a recorded status only moves forward, so duplicate and out-of-order events are harmless. */
 const RANK: Record<CiStatus, number> = { requested: 0, pending: 0, waiting: 1, queued: 1, in_progress: 2, completed: 3 };
 
@@ -53,22 +58,21 @@ export function createCiRecordRepository(prisma: Prisma): CiRecordRepository {
     return prisma.workflowRun.findUniqueOrThrow({ where: { githubRunId_runAttempt: key } });
   }
 
-  async function writeSteps(jobId: string, steps: StepOutcome[]): Promise<void> {
-    await prisma.$transaction([
-      prisma.step.deleteMany({ where: { jobId } }),
-      prisma.step.createMany({
-        data: steps.map((step) => ({
-          jobId,
-          number: step.number,
-          name: step.name,
-          status: step.status,
-          conclusion: step.conclusion,
-          startedAt: date(step.startedAt),
-          completedAt: date(step.completedAt),
-        })),
-        skipDuplicates: true,
-      }),
-    ]);
+  /** Replaces a job's steps; inside the transaction that updated the job, so readers never see one without the other. */
+  async function writeSteps(tx: Transaction, jobId: string, steps: StepOutcome[]): Promise<void> {
+    await tx.step.deleteMany({ where: { jobId } });
+    await tx.step.createMany({
+      data: steps.map((step) => ({
+        jobId,
+        number: step.number,
+        name: step.name,
+        status: step.status,
+        conclusion: step.conclusion,
+        startedAt: date(step.startedAt),
+        completedAt: date(step.completedAt),
+      })),
+      skipDuplicates: true,
+    });
   }
 
   return {
@@ -106,15 +110,19 @@ export function createCiRecordRepository(prisma: Prisma): CiRecordRepository {
         htmlUrl: event.htmlUrl,
         failedStep: event.steps.find((step) => step.conclusion === 'failure')?.name ?? null,
       };
-      const created = await prisma.job.createMany({ data: [{ ...data, workflowRunId: run.id, githubJobId }], skipDuplicates: true });
-      let applied = created.count === 1;
-      if (!applied) {
-        const updated = await prisma.job.updateMany({ where: { githubJobId, status: { in: replaceable(event.status) } }, data });
-        applied = updated.count === 1;
-      }
-      const job = await prisma.job.findUniqueOrThrow({ where: { githubJobId } });
-      if (applied && event.steps.length > 0) await writeSteps(job.id, event.steps);
-      return { job, applied };
+      // One transaction: a reader (the logs worker, finalize) must never see the job completed with its old steps,
+      // or it would classify the log without knowing which step failed.
+      return prisma.$transaction(async (tx) => {
+        const created = await tx.job.createMany({ data: [{ ...data, workflowRunId: run.id, githubJobId }], skipDuplicates: true });
+        let applied = created.count === 1;
+        if (!applied) {
+          const updated = await tx.job.updateMany({ where: { githubJobId, status: { in: replaceable(event.status) } }, data });
+          applied = updated.count === 1;
+        }
+        const job = await tx.job.findUniqueOrThrow({ where: { githubJobId } });
+        if (applied && event.steps.length > 0) await writeSteps(tx, job.id, event.steps);
+        return { job, applied };
+      }, TRANSACTION_LIMITS);
     },
 
     runsOf: (submissionId) => prisma.workflowRun.findMany({ where: { submissionId }, orderBy: [{ githubRunId: 'asc' }, { runAttempt: 'asc' }] }),
