@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewDelivery } from '../../../src/db/index.js';
 import { createDeliveryRecorder } from '../../../src/http/delivery-recorder.js';
-import { testRedisUrl } from '../../support/test-database.js';
 import { waitFor } from '../../support/wait-for.js';
+import { waitingDeliveryIds } from '../../support/events-queue.js';
 import { createTestEnv, type TestEnv } from '../../support/test-env.js';
 
 const delivery = (id: string): NewDelivery => ({ id, event: 'workflow_job', action: 'queued', hookId: 1n, installationId: 2n, repoFullName: 'bench/a--b', payload: `{"action":"queued","n":"${id}"}` });
@@ -19,15 +17,6 @@ describe('delivery recorder (group commit for the webhook intake)', () => {
     await env?.cleanup();
   });
 
-  const enqueuedIds = async (): Promise<string[]> => {
-    const queue = new Queue('events', { connection: new Redis(testRedisUrl(), { maxRetriesPerRequest: null }), prefix: env.config.queuePrefix });
-    try {
-      const jobs = await queue.getWaiting(0, 10_000);
-      return jobs.flatMap((job) => (job.data.source === 'deliveries' ? (job.data.deliveryIds as string[]) : [job.data.deliveryId as string]));
-    } finally {
-      await queue.close();
-    }
-  };
 
   it('writes concurrent deliveries in few statements, at most maxInFlight at a time, and enqueues each once', async () => {
     const statements: number[] = [];
@@ -60,7 +49,7 @@ describe('delivery recorder (group commit for the webhook intake)', () => {
     expect(statements.length).toBeLessThan(300 / 5);
     expect(Math.max(...statements)).toBeLessThanOrEqual(50);
     expect(maxSeen).toBeLessThanOrEqual(2);
-    const enqueued = (await enqueuedIds()).filter((id) => ids.includes(id));
+    const enqueued = (await waitingDeliveryIds(env.config.queuePrefix)).filter((id) => ids.includes(id));
     expect(enqueued.sort()).toEqual([...ids].sort());
     const rows = await env.deps.db.pool.query(`SELECT count(*)::int AS n FROM ${env.schema}."WebhookDelivery" WHERE id = ANY($1)`, [ids]);
     expect(rows.rows[0].n).toBe(300);

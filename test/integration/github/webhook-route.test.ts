@@ -1,6 +1,3 @@
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { testRedisUrl } from '../../support/test-database.js';
 import { createHmac, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +7,7 @@ import { createDeliveryProcessor } from '../../../src/pipeline/deliveries.js';
 import { createDb, createRepositories } from '../../../src/db/index.js';
 import { createQueues, createRedis } from '../../../src/queue/index.js';
 import { pipelineDeps } from '../../../src/workers.js';
+import { waitingDeliveryIds } from '../../support/events-queue.js';
 import { createTestEnv, type TestEnv } from '../../support/test-env.js';
 
 const SECRET = 'test-webhook-secret';
@@ -46,15 +44,6 @@ describe('POST /api/github/webhooks', () => {
     });
   };
   const waiting = async () => (await env.deps.queues.counts('events')).waiting ?? 0;
-  const enqueuedDeliveryIds = async (): Promise<string[]> => {
-    const queue = new Queue('events', { connection: new Redis(testRedisUrl(), { maxRetriesPerRequest: null }), prefix: env.config.queuePrefix });
-    try {
-      const jobs = await queue.getWaiting(0, 10_000);
-      return jobs.flatMap((job) => (job.data.source === 'deliveries' ? (job.data.deliveryIds as string[]) : [job.data.deliveryId as string]));
-    } finally {
-      await queue.close();
-    }
-  };
 
   it('verifies the signature over the raw bytes, records the delivery and enqueues it (202)', async () => {
     // Odd spacing and key order: re-serializing the parsed JSON would break the signature.
@@ -141,7 +130,7 @@ describe('POST /api/github/webhooks', () => {
     expect(await waiting()).toBeGreaterThan(before);
     // Deliveries of one batch share one events job; every recorded GUID is enqueued exactly once.
     const wanted = new Set<string>([guid, ...others]);
-    const enqueued = (await enqueuedDeliveryIds()).filter((id) => wanted.has(id));
+    const enqueued = (await waitingDeliveryIds(env.config.queuePrefix)).filter((id) => wanted.has(id));
     expect(enqueued.sort()).toEqual([guid, ...others].sort());
     for (const id of [guid, ...others]) expect((await env.deps.repos.deliveries.get(id))?.status).toBe('received');
   });
