@@ -9,13 +9,13 @@ export interface DeliveryRecorderOptions {
   queues: Pick<Queues, 'addBulk'>;
   logger: Logger;
   /** Most deliveries written per statement (default 200, at most 1000: one events job carries ≤ 1000 ids). */
-  maxBatch?: number;
+  maxBatch?: number | undefined;
   /** Most payload bytes written per statement (default 32 MiB; a single larger delivery goes alone). */
-  maxBatchBytes?: number;
+  maxBatchBytes?: number | undefined;
   /** Most statements in flight at once (default 2); deliveries arriving meanwhile wait for the next one. */
-  maxInFlight?: number;
+  maxInFlight?: number | undefined;
   /** Most deliveries waiting for a statement (default 10,000); beyond it a delivery is refused as transient (503). */
-  maxPending?: number;
+  maxPending?: number | undefined;
 }
 
 interface Pending {

@@ -1,22 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { NewDelivery } from '../../db/index.js';
-import { createDeliveryRecorder } from '../delivery-recorder.js';
+import { createDeliveryRecorder, type DeliveryRecorderOptions } from '../delivery-recorder.js';
 import { verifyWebhookSignature } from '../../github/index.js';
 import type { Queues } from '../../queue/index.js';
 import type { AppDeps, RouteRegistrar } from '../app.js';
 import { errorBody } from '../error-handler.js';
 
-export interface GithubWebhookRouteOptions {
+/** The intake's group-commit limits (see createDeliveryRecorder) are passed through. */
+export interface GithubWebhookRouteOptions extends Pick<DeliveryRecorderOptions, 'maxBatch' | 'maxInFlight'> {
   webhookSecret: string;
   queues: Pick<Queues, 'addBulk'>;
   logger: Logger;
   /** Largest accepted body (GitHub sends at most 25 MB). */
   bodyLimitBytes?: number;
-  /** Most deliveries written per batch (default 200). */
-  maxBatch?: number;
-  /** Most batch inserts in flight at once (default 2). */
-  maxInFlight?: number;
 }
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
@@ -36,7 +33,13 @@ const bigintOrNull = (value: unknown): bigint | null => {
  */
 export function githubWebhookRoutes(options: GithubWebhookRouteOptions): RouteRegistrar {
   return async (app: FastifyInstance, deps: AppDeps) => {
-    const record = createDeliveryRecorder({ insert: (deliveries) => deps.repos.deliveries.recordMany(deliveries), queues: options.queues, logger: options.logger, ...(options.maxBatch !== undefined ? { maxBatch: options.maxBatch } : {}), ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}) });
+    const record = createDeliveryRecorder({
+      insert: (deliveries) => deps.repos.deliveries.recordMany(deliveries),
+      queues: options.queues,
+      logger: options.logger,
+      maxBatch: options.maxBatch,
+      maxInFlight: options.maxInFlight,
+    });
     await app.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: options.bodyLimitBytes ?? 26 * 1024 * 1024 }, (_request, body, done) => done(null, body));
