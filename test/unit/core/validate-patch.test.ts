@@ -34,6 +34,23 @@ describe('validatePatch', () => {
     expect(() => validatePatch(patch, 1000)).toThrow(expect.objectContaining({ code, kind: 'invalid_input' }));
   });
 
+  it.each([
+    ['diff --git "a/\\056\\056/x" "b/\\056\\056/x"\n--- "a/\\056\\056/x"\n+++ "b/\\056\\056/x"\n@@ -1 +1 @@\n-a\n+b\n', 'patch_path_traversal'],
+    ['--- "a/src/\\056\\056/\\056\\056/etc"\n+++ "b/src/\\056\\056/\\056\\056/etc"\n@@ -1 +1 @@\n-a\n+b\n', 'patch_path_traversal'],
+    ['--- "a/\\056git/config"\n+++ "b/\\056git/config"\n@@ -1 +1 @@\n-a\n+b\n', 'patch_git_dir'],
+    ['--- "/etc/passwd"\n+++ "/etc/passwd"\n@@ -1 +1 @@\n-a\n+b\n', 'patch_absolute_path'],
+    ['--- "a/x\\000y"\n+++ "b/x\\000y"\n@@ -1 +1 @@\n-a\n+b\n', 'patch_invalid'],
+    ['--- "a/x\\qy"\n+++ "b/x\\qy"\n@@ -1 +1 @@\n-a\n+b\n', 'patch_invalid'],
+    ['--- "a/unterminated\n+++ "b/unterminated\n@@ -1 +1 @@\n-a\n+b\n', 'patch_invalid'],
+  ])('decodes git\'s quoted (octal-escaped) paths before checking them: %j → %s', (patch, code) => {
+    expect(() => validatePatch(patch, 1000)).toThrow(expect.objectContaining({ code, kind: 'invalid_input' }));
+  });
+
+  it('accepts quoted paths with escapes and UTF-8 octal bytes, decoded as git writes them', () => {
+    const patch = 'diff --git "a/dir with \\"quote\\"/caf\\303\\251.py" "b/dir with \\"quote\\"/caf\\303\\251.py"\n--- "a/dir with \\"quote\\"/caf\\303\\251.py"\n+++ "b/dir with \\"quote\\"/caf\\303\\251.py"\n@@ -1 +1 @@\n-a\n+b\n';
+    expect(validatePatch(patch, 1000).files).toEqual(['dir with "quote"/café.py']);
+  });
+
   it('enforces the size limit with 413', () => {
     expect(() => validatePatch(`--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+${'b'.repeat(100)}\n`, 50)).toThrow(expect.objectContaining({ code: 'patch_too_large', status: 413 }));
   });
