@@ -44,7 +44,7 @@ try {
   const deps = { repos: createRepositories(db) };
   const ids = runs.map((run) => run.id);
   const first = await loadCiRepairReport(deps, ids);
-  console.log(`labels in scope ${first.labels}; success rate of ${first.runs[0]?.label}: ${first.runs[0]?.successRate.percent?.toFixed(1)}%`);
+  console.log(`labels in scope ${first.labels}; strict success rate of ${first.runs[0]?.label}: ${first.runs[0]?.successRateStrict.percent?.toFixed(1)}%`);
   await time('load inputs (2 queries)', () => loadCiRepairInputs(deps, ids));
   await time('load + compute', () => loadCiRepairReport(deps, ids));
   await time('load + compute + render json', () => runReport(deps, ids, { format: 'json' }));

@@ -27,7 +27,7 @@ function time(label: string, action: () => unknown): void {
 
 console.log(`${instances.length} instances, ${runs.reduce((n, run) => n + run.submissions.length, 0)} submissions, ${runs.length} run(s), ${iterations} iterations`);
 const report = buildCiRepairReport(instances, runs);
-console.log(`labels in scope ${report.labels}; success rate of ${report.runs[0]?.label}: ${report.runs[0]?.successRate.percent?.toFixed(1)}%`);
+console.log(`labels in scope ${report.labels}; strict success rate of ${report.runs[0]?.label}: ${report.runs[0]?.successRateStrict.percent?.toFixed(1)}%`);
 time('compute report', () => buildCiRepairReport(instances, runs));
 const formats: ReportFormat[] = ['table', 'markdown', 'csv', 'json'];
 const views: ReportView[] = ['summary', 'type', 'repo', 'instance', 'observed'];

@@ -15,6 +15,8 @@ interface Bug {
   title: string;
   error_type: string[];
   failed_job: string;
+  /** What the bundled candidate patch should get (the baseline always fails with `error_type`). */
+  candidate_verdict: 'passed' | 'failed';
   files: Record<string, string>;
 }
 
@@ -26,6 +28,8 @@ export interface DemoInstance {
   patch: string;
   /** The bundled candidate patch (examples/python-demo/patches/<id>.patch): what a repair system might submit. */
   candidate: string;
+  /** The verdicts `npm run demo` expects, and the error types the baseline's failure is classified with. */
+  expected: { baseline: 'failed'; candidate: 'passed' | 'failed'; errorTypes: string[] };
 }
 
 export interface Demo {
@@ -86,6 +90,7 @@ export async function buildDemo(targetDir: string): Promise<Demo> {
         title: bug.title,
         patch,
         candidate: await readFile(join(here, 'python-demo', 'patches', `${bug.id}.patch`), 'utf8'),
+        expected: { baseline: 'failed', candidate: bug.candidate_verdict, errorTypes: bug.error_type },
         row: {
           id: bug.id,
           language: 'Python',

@@ -95,6 +95,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       logger,
       maxParallelJobs: config.executor.maxParallelJobs,
       outputCapBytes: config.executor.outputCapBytes,
+      sandbox: config.executor.sandbox,
+      secretValues: config.executor.secretValues,
       ...(overrides.stepEnv !== undefined ? { stepEnv: overrides.stepEnv } : {}),
     });
   const mirrors = createMirrorCache({ dataDir: config.dataDir, logger });

@@ -6,7 +6,8 @@ import { handleCiEvent } from './pipeline/handle-event.js';
 import { prepareSubmission } from './pipeline/prepare.js';
 import { reconcileSubmission } from './pipeline/reconcile.js';
 import type { CiEvent } from './domain/ci-events.js';
-import { createWorkerSet, QUEUE_NAMES, type Processors, type QueueName } from './queue/index.js';
+import { createWorkerSet, QUEUE_NAMES, type Processors, type QueueName, type WorkerOutageOptions } from './queue/index.js';
+import { endForDatabaseOutage } from './pipeline/database-outage.js';
 import { createRedis } from './queue/index.js';
 import { createWorkflowLinter } from './workflows/index.js';
 import { revalidateDue, settleRevalidations, startRevalidation } from './revalidation/service.js';
@@ -27,6 +28,30 @@ export async function pipelineDeps(deps: Deps): Promise<PipelineDeps> {
     mirrors: deps.mirrors,
     logStore: deps.logStore,
     linter: await createWorkflowLinter(),
+  };
+}
+
+/**
+ * Jobs wait for an unavailable database (no attempt spent) up to DB_OUTAGE_DEADLINE_MINUTES; then the
+ * submission they work for ends `infra_error` with reason `database_unavailable`, visibly. Scheduled maintenance
+ * without a submission simply stops (the schedule runs it again); webhook deliveries keep waiting, since they
+ * are recorded in Postgres and end nothing.
+ */
+function databaseOutagePolicy(deps: Deps): WorkerOutageOptions {
+  const minutes = deps.config.worker.dbOutageDeadlineMinutes;
+  const end = async (submissionId: string): Promise<void> => {
+    await endForDatabaseOutage(deps.repos, submissionId, minutes);
+  };
+  return {
+    deadlineMs: minutes * 60_000,
+    giveUp: {
+      prepare: ({ submissionId }) => end(submissionId),
+      logs: ({ submissionId }) => end(submissionId),
+      finalize: ({ submissionId }) => end(submissionId),
+      maintenance: async ({ submissionId }) => {
+        if (submissionId !== undefined) await end(submissionId);
+      },
+    },
   };
 }
 
@@ -83,6 +108,7 @@ export async function createWorkers(deps: Deps, options: { autorun?: boolean } =
     concurrency: { prepare: deps.config.worker.concurrency, events: 4, logs: 2, finalize: 2, maintenance: 1 },
     processors,
     logger: deps.logger,
+    outage: databaseOutagePolicy(deps),
     ...(options.autorun !== undefined ? { autorun: options.autorun } : {}),
   });
   await deps.queues.schedule('recover', deps.config.worker.recoveryIntervalSeconds * 1000, { task: 'recover' }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not schedule recovery'));

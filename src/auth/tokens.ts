@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TokenRepository } from '../db/index.js';
 import type { Role } from '../domain/states.js';
+import type { Principal } from './principal.js';
+
+export type { Principal } from './principal.js';
 
 const TOKEN_PREFIX = 'cirp_';
 
@@ -11,12 +14,6 @@ export async function mintToken(tokens: TokenRepository, input: { name: string; 
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   const row = await tokens.create({ name: input.name, role: input.role, tokenHash: hashToken(token), prefix: token.slice(0, TOKEN_PREFIX.length + 6) });
   return { id: row.id, token, role: input.role, name: input.name };
-}
-
-export interface Principal {
-  tokenId: string;
-  name: string;
-  role: Role;
 }
 
 /** Resolves a bearer token to its principal, or null when unknown or revoked. */

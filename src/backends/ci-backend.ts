@@ -1,5 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { WorkflowJobEvent } from '../domain/ci-events.js';
+import type { Blocker, WorkflowText } from '../workflows/index.js';
+
+export type { Blocker, BlockerCode } from '../workflows/index.js';
 
 /**
  * The one seam between the pipeline and where CI runs. `local` pushes to a bare repository on disk and runs
@@ -15,6 +18,15 @@ export interface PublishInput {
   branch: string;
   /** The standardized workflow installed in the commit. */
   workflow: { path: string; text: string };
+}
+
+/** What the preflight sees: the standardized workflow and the reusable workflows kept in the commit. */
+export interface PreflightInput {
+  submissionId: string;
+  instance: PublishInput['instance'];
+  workflow: WorkflowText;
+  /** Reusable workflows of the repository the target calls, as installed in the commit. */
+  callees: WorkflowText[];
 }
 
 export interface PublishResult {
@@ -55,6 +67,11 @@ export interface ResultReport {
 
 export interface CiBackend {
   readonly name: 'local' | 'github';
+  /**
+   * Called by the prepare step after standardization, before anything is pushed or run: what in the workflow
+   * this backend cannot execute. Any blocker ends the submission `infra_error` (`not_replayable`).
+   */
+  preflight(input: PreflightInput): Promise<Blocker[]>;
   publish(input: PublishInput): Promise<PublishResult>;
   /**
    * Called by the prepare step right after publishing. The local backend runs the workflow here and reports

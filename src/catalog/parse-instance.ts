@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { InstanceInput } from '../db/index.js';
 import { normalizeErrorType } from '../domain/error-types.js';
+import { DEFAULT_HYGIENE_LIMITS, findInputProblem } from '../util/input-hygiene.js';
 
 /** Fields of a CI-Repair-Bench row, plus ci-replay's optional extensions (upstream_url, protected_paths, …). */
 const jsonList = <T extends z.ZodType>(item: T) =>
@@ -42,6 +43,8 @@ export const instanceRowSchema = z.object({
   base_passing_tests: jsonList(z.string()).default([]),
   python_version: z.string().nullish(),
   install_command: z.string().nullish(),
+  /** Ground truth and stored logs readable by submitters (ci-replay extension; absent keeps the stored flag). */
+  public: z.boolean().optional(),
   /** Install this template from workflows-templates/ instead of the instance's own workflow. */
   workflow_template: z.string().regex(/^[a-z0-9-]+$/, 'must be a template name from workflows-templates/').nullish(),
   template_values: z
@@ -85,7 +88,10 @@ export function parseInstanceLine(text: string, line: number, options: ParseOpti
 }
 
 export function parseInstanceObject(raw: unknown, line: number, options: ParseOptions = {}): ParseResult {
-  const rawId = typeof raw === 'object' && raw !== null && 'id' in raw ? String((raw as { id: unknown }).id) : null;
+  // NUL, lone surrogates, deep nesting, oversized fields (the workflow, the diff and the logs are documents: the line limit bounds them).
+  const unclean = findInputProblem(raw, 'row', DEFAULT_HYGIENE_LIMITS);
+  const rawId = typeof raw === 'object' && raw !== null && 'id' in raw && unclean === null ? String((raw as { id: unknown }).id) : null;
+  if (unclean !== null) return { ok: false, error: { line, id: rawId, code: unclean.code, message: unclean.message } };
   const parsed = instanceRowSchema.safeParse(raw);
   if (!parsed.success) {
     const message = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'row'}: ${issue.message}`).join('; ');
@@ -134,6 +140,7 @@ export function parseInstanceObject(raw: unknown, line: number, options: ParseOp
     pythonVersion: row.python_version ?? null,
     installCommand: row.install_command ?? null,
     metadata: row.workflow_template == null ? {} : { workflowTemplate: row.workflow_template, templateValues: row.template_values },
+    ...(row.public !== undefined ? { public: row.public } : {}),
   };
   const contentHash = createHash('sha256').update(JSON.stringify(base)).digest('hex');
   return { ok: true, instance: { ...base, contentHash } };

@@ -12,6 +12,7 @@ import { registerPipelineCommands } from './pipeline-commands.js';
 import { registerClassifyCommand } from './classify-command.js';
 import { registerReportCommands } from './report-commands.js';
 import { registerOpsCommands } from './ops-commands.js';
+import { registerDatasetCommand } from './dataset-command.js';
 
 const role = (value: string): Role => {
   if ((ROLES as readonly string[]).includes(value)) return value as Role;
@@ -118,6 +119,7 @@ export function buildProgram(io: Io = processIo): Command {
   registerClassifyCommand(program, io);
   registerReportCommands(program, io);
   registerOpsCommands(program, io);
+  registerDatasetCommand(program, io);
   return program;
 }
 

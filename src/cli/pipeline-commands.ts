@@ -6,12 +6,14 @@ import { invalidInput, notFound } from '../errors.js';
 import { validatePatch } from '../patches/validate-patch.js';
 import type { PipelineDeps } from '../pipeline/context.js';
 import { inlineQueues } from '../pipeline/inline-queues.js';
-import { buildBenchmarkCommit, prepareSubmission } from '../pipeline/prepare.js';
+import { buildBenchmarkCommit, prepareSubmission, upstreamOf } from '../pipeline/prepare.js';
+import { preflightInput, withPreflight } from '../pipeline/preflight.js';
 import { pipelineDeps } from '../workers.js';
 import { createHash } from 'node:crypto';
 import type { Io } from './context.js';
 import { startRevalidation } from '../revalidation/service.js';
 import { withDeps } from './context.js';
+import { runLocalRows, verdictLines } from './run-local-result.js';
 
 interface PatchOptions {
   instance: string;
@@ -43,7 +45,7 @@ function progressLine(event: CiEvent): string | null {
 export function registerPipelineCommands(program: Command, io: Io): void {
   program
     .command('prepare')
-    .description('build the benchmark commit of a patch and show its tree changes and standardization report; without --dry-run, also queue it as a submission (a worker publishes and runs it)')
+    .description("build the benchmark commit of a patch and show its tree changes, standardization report and the backend's preflight blockers; without --dry-run, also queue it as a submission (a worker publishes and runs it)")
     .requiredOption('--instance <id>', 'instance id')
     .option('--patch <file>', 'a unified diff (git format)')
     .option('--ground-truth', "use the instance's ground-truth patch")
@@ -63,18 +65,23 @@ export function registerPipelineCommands(program: Command, io: Io): void {
           process.exitCode = 1;
           return;
         }
+        const instanceRef = { id: instance.id, repoOwner: instance.repoOwner, repoName: instance.repoName, upstreamUrl: upstreamOf(instance).url, shaFail: instance.shaFail };
+        const preflight = { backend: pipeline.backend.name, blockers: await pipeline.backend.preflight(preflightInput('dry-run', instanceRef, prepared)) };
+        const standardization = withPreflight(prepared.standardization, preflight);
+        if (options.dryRun === true && preflight.blockers.length > 0) process.exitCode = 1;
         const queued =
           options.dryRun === true
             ? null
             : (await deps.submissions.create({ instanceId: instance.id, kind, ...(kind === 'candidate' ? { patch } : {}), ...(options.run !== undefined ? { runId: options.run } : {}) })).submission;
         if (options.json === true) {
-          io.out(JSON.stringify({ commitSha: prepared.commitSha, changes: prepared.changes, revertedFiles: prepared.revertedFiles, standardization: prepared.standardization, submissionId: queued?.id ?? null }, null, 2));
+          io.out(JSON.stringify({ commitSha: prepared.commitSha, changes: prepared.changes, revertedFiles: prepared.revertedFiles, standardization, preflight, submissionId: queued?.id ?? null }, null, 2));
           return;
         }
         io.out(`commit ${prepared.commitSha} (preview; not pushed)\n\nTree changes against ${instance.shaFail}:`);
         for (const change of prepared.changes) io.out(`  ${change.status}\t${change.oldPath === undefined ? '' : `${change.oldPath} -> `}${change.path}`);
         if (prepared.revertedFiles.length > 0) io.out(`\nReverted (protected paths): ${prepared.revertedFiles.join(', ')}`);
-        io.out(`\nStandardization report:\n${prepared.standardization.markdown}`);
+        io.out(`\nStandardization report:\n${standardization.markdown}`);
+        if (preflight.blockers.length > 0) io.out(`not replayable on the ${preflight.backend} backend: ${preflight.blockers.length} blocker(s); a submission would end infra_error (not_replayable) without being pushed`);
         if (queued !== null) io.out(`\nqueued as submission ${queued.id} (state ${queued.state}); a worker publishes and runs it`);
       });
     });
@@ -139,15 +146,10 @@ export function registerPipelineCommands(program: Command, io: Io): void {
         const submission = await deps.repos.submissions.getSummary(id);
         if (submission === null) throw notFound('submission', id);
         const runs = await deps.repos.ci.runsOf(id);
-        const rows: string[][] = [['job', 'result', 'failed step', 'error types']];
-        for (const run of runs) {
-          for (const job of await deps.repos.ci.jobsOfRun(run.id)) {
-            rows.push([job.name, job.conclusion ?? job.status, job.failedStep ?? '', [...new Set(job.failureLabels.map((label) => label.type))].join(', ')]);
-          }
-        }
+        const rows = runLocalRows((await Promise.all(runs.map((run) => deps.repos.ci.jobsOfRun(run.id)))).flat());
         const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
         for (const row of rows) io.out(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
-        io.out(`\nverdict: ${submission.verdict ?? submission.state}${submission.errorMessage === null ? '' : ` (${submission.errorMessage})`}`);
+        io.out(`\n${verdictLines(submission).join('\n')}`);
         const state = submission.state as SubmissionState;
         if (!isTerminal(state) || submission.verdict !== 'passed') process.exitCode = 1;
       });

@@ -53,7 +53,7 @@ export function registerReportCommands(program: Command, io: Io, open: WithRepor
     .argument('<run...>', 'run ids')
     .addOption(new Option('--by <view>', 'which table').choices(REPORT_VIEWS).default('summary'))
     .addOption(new Option('--format <format>', 'output format').choices(RUN_REPORT_FORMATS).default('table'))
-    .option('--include-unhealthy', 'score instances flagged flaky or drifted too', false)
+    .option('--include-unhealthy', 'score instances flagged flaky, drifted or unreplayable too', false)
     .option('--dataset <name>', "score every instance of this dataset (default: the datasets of the runs' submissions)")
     .action(async (runs: string[], options: { by: ReportView; format: RunReportFormat; includeUnhealthy: boolean; dataset?: string }) => {
       const ids = runs.reduce<string[]>((list, value) => runId(value, list), []);

@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { PrismaClient } from './generated/client.js';
+import { createGuardedPool } from './guarded-pool.js';
 
 export type Prisma = PrismaClient;
 
@@ -33,7 +34,8 @@ export function createDb(options: DbOptions): DbClient {
     connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
     options: `-c search_path=${schema}`,
   };
-  const pool = new pg.Pool(poolConfig);
+  // Marks connection failures that carry no SQLSTATE, so mapDbError types them wherever they surface.
+  const pool = createGuardedPool(poolConfig);
   pool.on('error', (error) => options.logger?.warn({ err: error }, 'idle postgres connection failed'));
   const adapter = new PrismaPg(pool, { schema });
   const prisma = new PrismaClient({ adapter });

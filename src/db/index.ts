@@ -1,4 +1,5 @@
 import type { DbClient } from './client.js';
+import { guardRepositories } from './guard-repositories.js';
 import { createCiRecordRepository, type CiRecordRepository } from './repositories/ci-records.js';
 import { createBenchRepoRepository, type BenchRepoRepository } from './repositories/bench-repos.js';
 import { createDeliveryRepository, type DeliveryRepository } from './repositories/deliveries.js';
@@ -10,6 +11,8 @@ import { createTokenRepository, type TokenRepository } from './repositories/toke
 import { createReportRepository, type ReportRepository } from './repositories/reports.js';
 import { createTrackRepository, type TrackRepository } from './repositories/tracks.js';
 import { createSweepRepository, type SweepRepository } from './repositories/sweep.js';
+import { createDatasetPolicyRepository, type DatasetPolicyRepository } from './repositories/dataset-policies.js';
+import { createTestEvidenceRepository, type TestEvidenceRepository } from './repositories/test-evidence.js';
 
 export { createDb, type DbClient, type DbOptions } from './client.js';
 export { ensureDatabase, migrate, migrationStatus, readMigrations, type MigrationStatus } from './migrator.js';
@@ -25,6 +28,8 @@ export type { TokenRepository } from './repositories/tokens.js';
 export type * from './repositories/reports.js';
 export type * from './repositories/tracks.js';
 export type * from './repositories/sweep.js';
+export type * from './repositories/dataset-policies.js';
+export type * from './repositories/test-evidence.js';
 
 export interface Repositories {
   instances: InstanceRepository;
@@ -38,10 +43,13 @@ export interface Repositories {
   reports: ReportRepository;
   tracks: TrackRepository;
   sweep: SweepRepository;
+  datasetPolicies: DatasetPolicyRepository;
+  testEvidence: TestEvidenceRepository;
 }
 
+/** The repositories, each method guarded: database failures reach callers typed (see guardRepositories, mapDbError). */
 export function createRepositories(db: DbClient): Repositories {
-  return {
+  return guardRepositories({
     instances: createInstanceRepository(db.prisma),
     runs: createRunRepository(db.prisma),
     submissions: createSubmissionRepository(db.prisma, db.pool),
@@ -53,7 +61,9 @@ export function createRepositories(db: DbClient): Repositories {
     reports: createReportRepository(db.prisma),
     tracks: createTrackRepository(db.prisma),
     sweep: createSweepRepository(db.prisma),
-  };
+    datasetPolicies: createDatasetPolicyRepository(db.prisma),
+    testEvidence: createTestEvidenceRepository(db.prisma),
+  });
 }
 
 /** Pings the database (readiness). */

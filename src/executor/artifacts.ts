@@ -48,12 +48,16 @@ function commonAncestor(paths: string[]): string {
   return first.slice(0, n).join(sep) || sep;
 }
 
-/** Copies files into `dest`, keeping their paths relative to `base`; returns the bytes copied. */
-export function copyFiles(files: string[], base: string, dest: string): number {
+/**
+ * Copies files into `dest`, keeping their paths relative to `base`; returns the bytes copied. `guard` sees each
+ * target before anything is created for it (and throws to refuse it).
+ */
+export function copyFiles(files: string[], base: string, dest: string, guard?: (target: string) => void): number {
   let size = 0;
   for (const file of files) {
     const rel = relative(base, file);
     const target = isAbsolute(rel) || rel.startsWith('..') ? join(dest, file) : join(dest, rel);
+    guard?.(target);
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(file, target);
     size += statSync(target).size;

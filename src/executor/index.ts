@@ -10,7 +10,12 @@
  * - Steps run with a clean environment (PATH/HOME/LANG from `hostEnv` or defaults, plus `env`), each in its
  *   own process group; on step timeout, job timeout or cancel the group gets SIGTERM then SIGKILL after
  *   `killGraceMs`; every group the job started is SIGKILLed when the job ends ("Cleaning up orphan processes").
- *   A process that calls setsid() escapes this.
+ * - Each job runs in a step sandbox (`sandbox` option, sandbox/index.ts): its own pid, mount, ipc, uts (and, with
+ *   network `none`, network) namespaces, an unprivileged uid when the worker is root, the service's directories
+ *   hidden, rlimits and a watchdog for memory, processes and output; when the job ends the namespace goes, and
+ *   every process left in it (setsid() or not) with it. Without namespaces (`off`, or `auto` where they cannot be
+ *   created) steps run on the host, and a process that calls setsid() escapes the group kill.
+ * - Values in `secretValues` and `::add-mask::` are masked in the job log, annotations and summary.
  * - Past `outputCapBytes` the job log gets one `##[warning]Log truncated ...` line and further output is
  *   discarded; the step keeps running and workflow commands (outputs, masks, annotations) are still honoured.
  * - A step over its `timeout-minutes` fails (`The action '<name>' has timed out after N minutes.`); a job over its
@@ -28,3 +33,6 @@ export type { Annotation, ArtifactResult, JobConclusion, JobResult, RunWorkflowO
 export { parseWorkflow } from './workflow-model.js';
 export type { JobDef, StepDef, WorkflowDef } from './workflow-model.js';
 export { logTimestamp } from './log-writer.js';
+export type { SandboxSettings, StepLimits } from './sandbox/index.js';
+export { DEFAULT_SANDBOX_SETTINGS, describeSandbox, firewallAvailable } from './sandbox/index.js';
+export { BUILTIN_ACTION_NAMES } from './builtin-actions/index.js';

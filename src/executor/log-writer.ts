@@ -9,11 +9,13 @@ export interface JobLogOptions {
   path: string;
   capBytes: number;
   now: () => Date;
+  /** Values masked from the first line on (the service's secrets); multi-line values are masked line by line too. */
+  masks?: string[];
 }
 
 /**
  * A job log in GitHub's raw format, appended line by line as output arrives. Values registered with
- * `addMask` are replaced by `***` from then on. Past `capBytes` one notice line is written and the
+ * `addMask` (and the `masks` option) are replaced by `***` from then on, each line of a multi-line value too. Past `capBytes` one notice line is written and the
  * rest of the output is discarded (the process keeps running).
  */
 export class JobLog {
@@ -30,12 +32,16 @@ export class JobLog {
     this.capBytes = options.capBytes;
     this.now = options.now;
     this.fd = openSync(options.path, 'w');
+    for (const value of options.masks ?? []) this.addMask(value);
   }
 
   addMask(value: string): void {
-    const trimmed = value.trim();
-    if (trimmed === '' || this.masks.includes(trimmed)) return;
-    this.masks.push(trimmed);
+    // each line of a multi-line value on its own (output arrives line by line); lines under 4 characters are not
+    const lines = value.split(/\r?\n/).map((l) => l.trim());
+    for (const candidate of [value.trim(), ...(lines.length > 1 ? lines.filter((l) => l.length >= 4) : [])]) {
+      if (candidate === '' || this.masks.includes(candidate)) continue;
+      this.masks.push(candidate);
+    }
     this.masks.sort((a, b) => b.length - a.length);
   }
 

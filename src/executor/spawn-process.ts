@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 
 export interface SpawnOptions {
   file: string;
@@ -12,7 +13,12 @@ export interface SpawnOptions {
   killGraceMs: number;
   /** Called with the pid (= process group id) once the process started. */
   onSpawn?: (pid: number) => void;
+  /** Called with the size of each chunk of output as it arrives (before it is split into lines). */
+  onBytes?: (bytes: number) => void;
 }
+
+/** A longer run of output without a newline is passed on as a line of its own. */
+const MAX_LINE_CHARS = 64 * 1024;
 
 export interface SpawnResult {
   exitCode: number | null;
@@ -50,10 +56,16 @@ export function spawnProcess(options: SpawnOptions): Promise<SpawnResult> {
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     const buffers = { out: '', err: '' };
     const feed = (which: 'out' | 'err', chunk: Buffer): void => {
+      options.onBytes?.(chunk.length);
       const text = buffers[which] + chunk.toString('utf8');
       const parts = text.split('\n');
       buffers[which] = parts.pop() ?? '';
       for (const part of parts) options.onLine(part.endsWith('\r') ? part.slice(0, -1) : part);
+      // output without newlines (`cat /dev/zero`) must not grow without bound in the worker
+      if (buffers[which].length > MAX_LINE_CHARS) {
+        options.onLine(buffers[which]);
+        buffers[which] = '';
+      }
     };
     child.stdout.on('data', (c: Buffer) => feed('out', c));
     child.stderr.on('data', (c: Buffer) => feed('err', c));
@@ -116,6 +128,5 @@ export function spawnProcess(options: SpawnOptions): Promise<SpawnResult> {
 }
 
 function signalNumber(signal: NodeJS.Signals): number {
-  const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15, SIGPIPE: 13 };
-  return numbers[signal] ?? 1;
+  return constants.signals[signal] ?? 1;
 }

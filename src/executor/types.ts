@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CiConclusion, CiEvent, StepOutcome } from '../domain/ci-events.js';
 import type { DispatchInputValues } from './dispatch-inputs.js';
+import type { SandboxSettings } from './sandbox/index.js';
 
 /** Options of {@link runWorkflow}: one workflow, one commit, one run attempt. */
 export interface RunWorkflowOptions {
@@ -39,6 +40,13 @@ export interface RunWorkflowOptions {
    * error (`invalid_dispatch_inputs`) before the run starts, as GitHub's dispatch API refuses it.
    */
   inputs?: DispatchInputValues;
+  /**
+   * The step sandbox (README: "Isolation model"): namespaces, step user, network, resource limits, hidden paths.
+   * Default: {@link DEFAULT_SANDBOX_SETTINGS} (namespaces where possible, no network, default limits).
+   */
+  sandbox?: SandboxSettings;
+  /** Values replaced by `***` in every job log, annotation and summary from the first line on (the service's secrets). */
+  secretValues?: string[];
   /** Grace period between SIGTERM and SIGKILL of a step's process group. Default 2000 ms. */
   killGraceMs?: number;
   /** Steps that run after a cancellation (`if: always()`/`cancelled()`) are killed after this long. Default 5 min. */
@@ -83,6 +91,12 @@ export interface JobResult {
   summary: string;
   startedAt: string | null;
   completedAt: string | null;
+  /**
+   * Set when the job failed because of the platform rather than the repository's steps: the sandbox was unavailable
+   * or could not start (`sandbox_unavailable`, `sandbox_failed`), or a step hit a resource limit (`out_of_memory`,
+   * `process_limit`, `cpu_time_limit`, `file_size_limit`, `output_limit`). The message is also in the log.
+   */
+  infraError?: { reason: string; message: string; stepNumber: number };
 }
 
 export interface ArtifactResult {

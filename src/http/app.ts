@@ -7,9 +7,11 @@ import type { Config } from '../config.js';
 import type { Repositories } from '../db/index.js';
 import type { SubmissionService } from '../submissions/service.js';
 import { authHook } from './auth.js';
-import { installErrorHandler } from './error-handler.js';
+import { frameworkErrorHandler, installErrorHandler } from './error-handler.js';
+import { inputHygieneHook } from './validate.js';
 import { healthRoutes } from './routes/health.js';
 import { instanceRoutes, revalidationRoutes } from './routes/instances.js';
+import { datasetRoutes } from './routes/datasets.js';
 import { runRoutes } from './routes/runs.js';
 import { submissionRoutes } from './routes/submissions.js';
 
@@ -35,6 +37,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger satisfies FastifyBaseLogger as FastifyBaseLogger,
     bodyLimit: Math.min(deps.config.limits.patchMaxBytes * 2 + 1024 * 1024, deps.config.limits.bodyLimitBytes),
     ajv: { customOptions: { strict: false } },
+    frameworkErrors: frameworkErrorHandler,
   });
   app.decorateRequest('principal', null);
   app.setValidatorCompiler(() => () => true);
@@ -55,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  app.addHook('preValidation', inputHygieneHook());
   app.addHook('preHandler', authHook(deps.repos.tokens));
 
   app.get('/openapi.json', { config: { auth: 'public' }, schema: { hide: true } }, async () => app.swagger());
@@ -63,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   revalidationRoutes(app, deps);
   runRoutes(app, deps);
   submissionRoutes(app, deps);
+  datasetRoutes(app, deps);
   for (const register of deps.extraRoutes ?? []) await register(app, deps);
   return app;
 }

@@ -1,11 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticate, type Principal } from '../auth/tokens.js';
+import type { Principal } from '../auth/principal.js';
+import { authenticate } from '../auth/tokens.js';
 import type { TokenRepository } from '../db/index.js';
 import type { Role } from '../domain/states.js';
+import { AppError } from '../errors.js';
 import { errorBody } from './error-handler.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** Set by the auth hook on every route that is not `public`; read it with principalOf(). */
     principal: Principal | null;
   }
   interface FastifyContextConfig {
@@ -39,4 +42,13 @@ export function authHook(tokens: TokenRepository) {
     }
     request.principal = principal;
   };
+}
+
+/**
+ * The caller of an authenticated route: `{ tokenId, name, role }`. Ownership follows `tokenId`; a route that
+ * reads it must not be `public` (then there is no caller, and this answers 401).
+ */
+export function principalOf(request: FastifyRequest): Principal {
+  if (request.principal === null) throw new AppError('invalid_input', 'this route needs a bearer token', { code: 'unauthorized', status: 401 });
+  return request.principal;
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { NewDelivery } from '../db/index.js';
-import { transient } from '../errors.js';
+import { isRetryable, transient } from '../errors.js';
 import { jobId, type Queues } from '../queue/index.js';
 
 export interface DeliveryRecorderOptions {
@@ -38,8 +38,9 @@ const sizeOf = (delivery: NewDelivery): number => (typeof delivery.payload === '
  * job per batch, and batches grow with the load instead of with a timer (no added latency when idle). A batch
  * gives its slot back as soon as its insert commits, so a slow Redis never holds up the inserts.
  * The returned function resolves once the caller's own delivery is committed and enqueued (true when this call
- * recorded it first), and rejects when the insert failed. A batch recorded but not enqueued is left to the
- * recovery sweep.
+ * recorded it first), and rejects when the insert failed. A batch refused for any reason but a passing fault is
+ * written again one delivery at a time, so a delivery that cannot be stored fails alone and its neighbours are
+ * recorded. A batch recorded but not enqueued is left to the recovery sweep.
  */
 export function createDeliveryRecorder(options: DeliveryRecorderOptions): (delivery: NewDelivery) => Promise<boolean> {
   const maxBatch = positiveInteger('maxBatch', options.maxBatch, 200, 1000);
@@ -71,10 +72,23 @@ export function createDeliveryRecorder(options: DeliveryRecorderOptions): (deliv
     for (const item of batch) if (!unique.has(item.delivery.id)) unique.set(item.delivery.id, item.delivery);
     let created: Set<string> | null = null;
     let failure: unknown;
+    /** Deliveries that could not be stored on their own (the rest of the batch is unaffected). */
+    const refused = new Map<string, unknown>();
     try {
       created = await options.insert([...unique.values()]);
     } catch (error) {
       failure = error;
+    }
+    if (created === null && unique.size > 1 && !isRetryable(failure)) {
+      // One bad delivery must not fail its neighbours: the group is written again one by one, each answered on its own.
+      created = new Set();
+      for (const delivery of unique.values()) {
+        try {
+          for (const id of await options.insert([delivery])) created.add(id);
+        } catch (error) {
+          refused.set(delivery.id, error);
+        }
+      }
     }
     inFlight -= 1;
     drain();
@@ -85,6 +99,10 @@ export function createDeliveryRecorder(options: DeliveryRecorderOptions): (deliv
     await enqueue([...created]);
     const answered = new Set<string>();
     for (const item of batch) {
+      if (refused.has(item.delivery.id)) {
+        item.reject(refused.get(item.delivery.id));
+        continue;
+      }
       item.resolve(created.has(item.delivery.id) && !answered.has(item.delivery.id));
       answered.add(item.delivery.id);
     }

@@ -9,7 +9,9 @@ export function submissionView(submission: SubmissionSummary, baseUrl: string) {
     kind: submission.kind,
     state: submission.state,
     verdict: submission.verdict,
+    outcome: submission.outcome,
     reason: submission.reason,
+    reasonDetails: submission.reasonDetails,
     error: submission.errorMessage,
     attempt: submission.attempt,
     branch: submission.branch,
@@ -38,7 +40,14 @@ export function submissionView(submission: SubmissionSummary, baseUrl: string) {
   };
 }
 
-export function instanceSummaryView(instance: InstanceRow) {
+/**
+ * Whether the caller may read the instance's ground truth: operators always, submitters only on public
+ * instances. `hidden` leaves out the fixed commit (`shaSuccess`), the patch (`diff`) and the files it changes
+ * (`changedFiles`), the stored failure logs (`logs`), the oracle commit and the subtasks (hidden tests).
+ */
+export type GroundTruthAccess = 'visible' | 'hidden';
+
+export function instanceSummaryView(instance: InstanceRow, groundTruth: GroundTruthAccess) {
   return {
     id: instance.id,
     dataset: instance.dataset,
@@ -46,29 +55,28 @@ export function instanceSummaryView(instance: InstanceRow) {
     repo: `${instance.repoOwner}/${instance.repoName}`,
     sourceRepoOwner: instance.sourceRepoOwner,
     shaFail: instance.shaFail,
-    shaSuccess: instance.shaSuccess,
+    ...(groundTruth === 'visible' ? { shaSuccess: instance.shaSuccess } : {}),
     workflowPath: instance.workflowPath,
     labels: instance.labels,
     health: instance.health,
     commitDate: instance.commitDate,
+    public: instance.public,
+    groundTruth,
   };
 }
 
-export function instanceView(instance: InstanceRow) {
+export function instanceView(instance: InstanceRow, groundTruth: GroundTruthAccess) {
   return {
-    ...instanceSummaryView(instance),
+    ...instanceSummaryView(instance, groundTruth),
     upstreamUrl: instance.upstreamUrl,
     headBranch: instance.headBranch,
     workflowName: instance.workflowName,
     workflowFilename: instance.workflowFilename,
     workflow: instance.workflow,
-    diff: instance.diff,
-    changedFiles: instance.changedFiles,
-    logs: instance.logs,
+    ...(groundTruth === 'visible' ? { diff: instance.diff, changedFiles: instance.changedFiles, logs: instance.logs } : {}),
     rawLabels: instance.rawLabels,
     protectedPaths: instance.protectedPaths,
-    oracleSha: instance.oracleSha,
-    subtasks: instance.subtasks,
+    ...(groundTruth === 'visible' ? { oracleSha: instance.oracleSha, subtasks: instance.subtasks } : {}),
     basePassingTests: instance.basePassingTests,
     pythonVersion: instance.pythonVersion,
     installCommand: instance.installCommand,

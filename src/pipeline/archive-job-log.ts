@@ -1,20 +1,32 @@
 import type { Logger } from 'pino';
-import { classifyJob } from '../classify/index.js';
+import { judgeJobLog } from '../classify/outcome/index.js';
 import type { PipelineDeps } from './context.js';
 
 /**
- * Archives a job's log (compressed) and classifies it into the 12 error types with evidence. Idempotent: a log
- * already archived is re-read from the archive, and labels are unique per (job, type).
+ * Archives a job's log (compressed), classifies it into the 12 error types with evidence and judges the job's
+ * outcome (passed, failed, infra_error, cancelled, timed_out) with its reason and evidence lines. Idempotent: a log
+ * already archived is re-read from the archive, labels are unique per (job, type), the outcome is overwritten.
  */
 export async function archiveAndClassify(deps: Pick<PipelineDeps, 'repos' | 'backend' | 'logStore'>, submissionId: string, jobRowId: string, logger: Logger): Promise<void> {
   const job = await deps.repos.ci.getJob(jobRowId);
   if (job === null) return;
+  const steps = job.steps.map((step) => ({
+    number: step.number,
+    name: step.name,
+    status: step.status,
+    conclusion: step.conclusion,
+    startedAt: step.startedAt?.toISOString() ?? null,
+    completedAt: step.completedAt?.toISOString() ?? null,
+  }));
   const key = `logs/${submissionId}/${job.githubJobId.toString()}.log`;
   let stored = await deps.logStore.open(key);
   if (stored === null) {
     const source = await deps.backend.openJobLog({ repoFullName: job.workflowRun.repoFullName, runId: job.workflowRun.githubRunId.toString(), jobId: job.githubJobId.toString() });
     if (source === null) {
       logger.warn({ jobId: job.githubJobId.toString() }, 'job has no log');
+      // Judged from its conclusion and steps alone (a job that never got a runner has no log).
+      const { judgement } = await judgeJobLog({ log: null, status: job.status, conclusion: job.conclusion, steps });
+      if (judgement !== null) await deps.repos.ci.saveJobOutcome(job.id, judgement);
       return;
     }
     const meta = await deps.logStore.put(key, source);
@@ -22,17 +34,15 @@ export async function archiveAndClassify(deps: Pick<PipelineDeps, 'repos' | 'bac
     stored = await deps.logStore.open(key);
     if (stored === null) return;
   }
-  const classification = await classifyJob({
+  const { judgement, classification } = await judgeJobLog({
     log: stored,
-    jobConclusion: job.conclusion,
-    steps: job.steps.map((step) => ({
-      number: step.number,
-      name: step.name,
-      conclusion: step.conclusion,
-      startedAt: step.startedAt?.toISOString() ?? null,
-      completedAt: step.completedAt?.toISOString() ?? null,
-    })),
+    status: job.status,
+    conclusion: job.conclusion,
+    steps,
   });
+  if (judgement !== null) await deps.repos.ci.saveJobOutcome(job.id, judgement);
+  // Labels say why a job failed: cancelled and timed-out jobs are judged here too but get none.
+  if (classification === null || job.conclusion !== 'failure') return;
   await deps.repos.ci.saveFailureLabels(
     submissionId,
     job.id,

@@ -9,7 +9,7 @@ import type { WorkflowLinter } from '../workflows/index.js';
 
 /** What the pipeline steps need; built once by the composition root. */
 export interface PipelineDeps {
-  config: Pick<Config, 'publicUrl' | 'pipeline' | 'standardize' | 'dataDir'>;
+  config: Pick<Config, 'publicUrl' | 'pipeline' | 'standardize' | 'dataDir' | 'worker'>;
   logger: Logger;
   repos: Repositories;
   queues: Queues;

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { isAppError } from '../errors.js';
 import { jobId } from '../queue/index.js';
 import type { PipelineDeps } from './context.js';
 import { eventFromWebhook } from './github-payloads.js';
@@ -17,19 +18,14 @@ export interface DeliveryProcessor {
 export function createDeliveryProcessor(hooks: DeliveryHook[] = []): DeliveryProcessor {
   return {
     async process(deliveryId, deps, logger) {
-      const delivery = await deps.repos.deliveries.get(deliveryId);
-      if (delivery === null || delivery.status !== 'received') return;
-      const event = eventFromWebhook(delivery.event, delivery.payload);
-      if (event !== null) {
-        const outcome = await handleCiEvent(deps, event, logger.child({ deliveryId }));
-        await deps.repos.deliveries.finish(deliveryId, outcome === 'ignored' ? 'ignored' : 'processed');
-        return;
+      try {
+        await processOne(deliveryId, deps, logger);
+      } catch (error) {
+        // A delivery whose content cannot be recorded (e.g. text the database refuses) fails alone: the rest of its batch goes on.
+        if (!isAppError(error) || error.kind !== 'invalid_input') throw error;
+        logger.warn({ err: error, deliveryId }, 'delivery cannot be processed; marked failed');
+        await deps.repos.deliveries.finish(deliveryId, 'failed', `${error.code}: ${error.message}`.slice(0, 1000));
       }
-      let status: 'processed' | 'ignored' = 'ignored';
-      for (const hook of hooks) {
-        if ((await hook({ id: delivery.id, event: delivery.event, action: delivery.action, payload: delivery.payload }, deps, logger)) === 'processed') status = 'processed';
-      }
-      await deps.repos.deliveries.finish(deliveryId, status);
     },
     async sweep(deps) {
       const ids = await deps.repos.deliveries.findUnprocessed(500, new Date(Date.now() - 30_000));
@@ -37,4 +33,20 @@ export function createDeliveryProcessor(hooks: DeliveryHook[] = []): DeliveryPro
       return ids.length;
     },
   };
+
+  async function processOne(deliveryId: string, deps: PipelineDeps, logger: Logger): Promise<void> {
+    const delivery = await deps.repos.deliveries.get(deliveryId);
+    if (delivery === null || delivery.status !== 'received') return;
+    const event = eventFromWebhook(delivery.event, delivery.payload);
+    if (event !== null) {
+      const outcome = await handleCiEvent(deps, event, logger.child({ deliveryId }));
+      await deps.repos.deliveries.finish(deliveryId, outcome === 'ignored' ? 'ignored' : 'processed');
+      return;
+    }
+    let status: 'processed' | 'ignored' = 'ignored';
+    for (const hook of hooks) {
+      if ((await hook({ id: delivery.id, event: delivery.event, action: delivery.action, payload: delivery.payload }, deps, logger)) === 'processed') status = 'processed';
+    }
+    await deps.repos.deliveries.finish(deliveryId, status);
+  }
 }

@@ -1,29 +1,76 @@
 import type { Logger } from 'pino';
-import type { WorkflowRunRow } from '../db/index.js';
-import type { SubmissionState } from '../domain/states.js';
+import { judgeJob, judgeRun, readEvidence, type JudgedJob, type RunJudgement } from '../classify/outcome/index.js';
+import type { JobWithSteps, WorkflowRunRow } from '../db/index.js';
+import { isJobOutcome, type Outcome, type OutcomeEvidence, type SubmissionState, type Verdict } from '../domain/states.js';
 import { transient } from '../errors.js';
 import { archiveAndClassify } from './archive-job-log.js';
 import type { PipelineDeps } from './context.js';
 import { renderResultSummary } from './summary.js';
 import { collectTestResults } from './test-results.js';
+import { checkTestsRun, type TestsRunCheck } from './tests-not-run.js';
 
 /** The attempt the verdict uses: the latest attempt of the latest run. */
 export function latestRun(runs: WorkflowRunRow[]): WorkflowRunRow | undefined {
   return [...runs].sort((a, b) => (a.githubRunId === b.githubRunId ? a.runAttempt - b.runAttempt : a.githubRunId < b.githubRunId ? -1 : 1)).at(-1);
 }
 
-function outcomeOf(conclusion: string | null): { state: SubmissionState; verdict: 'passed' | 'failed' | 'invalid'; reason: string | null } {
-  if (conclusion === 'success') return { state: 'completed', verdict: 'passed', reason: null };
-  if (conclusion === 'cancelled') return { state: 'cancelled', verdict: 'invalid', reason: 'cancelled' };
-  if (conclusion === 'timed_out') return { state: 'timed_out', verdict: 'invalid', reason: 'timed_out' };
-  if (conclusion === 'startup_failure' || conclusion === 'stale' || conclusion === 'action_required') return { state: 'infra_error', verdict: 'invalid', reason: conclusion };
-  return { state: 'completed', verdict: 'failed', reason: null };
+/** What a run's judgement makes of its submission. */
+export interface SubmissionDecision {
+  state: SubmissionState;
+  verdict: Verdict;
+  outcome: Outcome;
+  reason: string | null;
+  reasonDetails: OutcomeEvidence | null;
 }
 
 /**
- * The `finalize` job: take the final job list from the backend (jobs that never queued appear only there),
- * make sure every failed job's log is archived and classified, decide the verdict from the latest attempt,
- * and report the result (check run). Re-running it gives the same result.
+ * passed → completed/passed; failed (the repository's own steps) → completed/failed; infra_error, timed_out and
+ * cancelled → that state with the verdict `invalid` (the patch was not evaluated).
+ */
+export function decideSubmission(run: RunJudgement): SubmissionDecision {
+  switch (run.outcome) {
+    case 'passed':
+      return { state: 'completed', verdict: 'passed', outcome: 'passed', reason: null, reasonDetails: null };
+    case 'failed':
+      return { state: 'completed', verdict: 'failed', outcome: 'failed', reason: run.reason, reasonDetails: run.details };
+    default:
+      return { state: run.outcome, verdict: 'invalid', outcome: run.outcome, reason: run.reason, reasonDetails: run.details };
+  }
+}
+
+const judged = (job: JobWithSteps): JudgedJob => ({
+  name: job.name,
+  outcome: isJobOutcome(job.outcome) ? job.outcome : null,
+  reason: job.outcomeReason,
+  evidence: readEvidence(job.outcomeEvidence),
+});
+
+/**
+ * Judges every completed job of the attempt that has no outcome yet. Failed jobs, and cancelled or timed-out ones
+ * when nobody asked to cancel (a job over its time limit concludes `cancelled`), are judged from their archived log
+ * (archived here when the logs worker has not yet); the others from their conclusion. A failed job without labels
+ * is (re)classified: the logs worker may be between archiving and storing labels; both paths are idempotent.
+ */
+async function judgeJobs(deps: PipelineDeps, submissionId: string, jobs: JobWithSteps[], cancelRequested: boolean, logger: Logger): Promise<void> {
+  for (const job of jobs) {
+    if (job.status !== 'completed') continue;
+    const readsLog = job.conclusion === 'failure' || (!cancelRequested && (job.conclusion === 'cancelled' || job.conclusion === 'timed_out'));
+    if (readsLog) {
+      if (job.outcome === null || (job.conclusion === 'failure' && job.failureLabels.length === 0)) await archiveAndClassify(deps, submissionId, job.id, logger);
+      continue;
+    }
+    if (job.outcome !== null) continue;
+    const judgement = judgeJob({ status: job.status, conclusion: job.conclusion, steps: job.steps, log: null });
+    if (judgement !== null) await deps.repos.ci.saveJobOutcome(job.id, judgement);
+  }
+}
+
+/**
+ * The `finalize` job: take the final job list from the backend (jobs that never queued appear only there), judge
+ * each job's outcome from its log (archiving and classifying failed jobs), decide the run's outcome from its jobs
+ * (see judgeRun: a real failure anywhere → failed; only platform errors → infra_error with the first one's
+ * reason and evidence), store it on the run and the submission, and report the result (check run). Re-running it
+ * gives the same result.
  */
 export async function finalizeSubmission(deps: PipelineDeps, submissionId: string, logger: Logger): Promise<void> {
   const submission = await deps.repos.submissions.getSummary(submissionId);
@@ -37,25 +84,33 @@ export async function finalizeSubmission(deps: PipelineDeps, submissionId: strin
   }
   const ref = { repoFullName: run.repoFullName, runId: run.githubRunId.toString(), runAttempt: run.runAttempt };
   for (const job of await deps.backend.listRunJobs(ref)) await deps.repos.ci.applyJobEvent(submissionId, job);
-  let jobs = await deps.repos.ci.jobsOfRun(run.id);
-  // A failed job without labels is (re)classified here: the logs worker may not have archived it yet, or may be
-  // between archiving and storing labels. Both paths are idempotent, so doing it twice is harmless.
-  for (const job of jobs) {
-    if (job.conclusion === 'failure' && job.failureLabels.length === 0) await archiveAndClassify(deps, submissionId, job.id, logger);
-  }
-  jobs = await deps.repos.ci.jobsOfRun(run.id);
+  const cancelRequested = submission.cancelRequestedAt !== null;
+  await judgeJobs(deps, submissionId, await deps.repos.ci.jobsOfRun(run.id), cancelRequested, logger);
+  const jobs = await deps.repos.ci.jobsOfRun(run.id);
   const jobIds = new Set(jobs.map((job) => job.id));
   const labels = (await deps.repos.ci.labelsOf(submissionId)).filter((label) => jobIds.has(label.jobId));
   const observedLabels = [...new Set(labels.map((label) => label.type))];
   // Per-test results (JUnit XML artifacts) are stored before the state changes: a SWE-CI round is kept only
   // when its submission completed with test results.
   await collectTestResults(deps, submissionId, ref).catch((error: unknown) => logger.warn({ err: error, submissionId }, 'test results not collected'));
-  const outcome = outcomeOf(run.conclusion);
-  const patch = { verdict: outcome.verdict, reason: outcome.reason, observedLabels, completedAt: new Date() };
-  const moved = await deps.repos.submissions.transition(submissionId, ['published', 'running'], outcome.state, patch);
+  const runJudgement = judgeRun({ conclusion: run.conclusion, cancelRequested, jobs: jobs.map(judged) });
+  await deps.repos.ci.saveRunOutcome(run.id, { outcome: runJudgement.outcome, reason: runJudgement.reason });
+  const runDecision = decideSubmission(runJudgement);
+  const testsCheck = runDecision.outcome === 'passed' && submission.kind === 'candidate' && submission.trackId === null ? await checkTestsRun(deps, submission) : null;
+  const decision = applyTestsCheck(runDecision, testsCheck);
+  if (testsCheck !== null) logger.info({ submissionId, basis: testsCheck.basis, ok: testsCheck.ok }, 'tests-run check');
+  const patch = {
+    verdict: decision.verdict,
+    outcome: decision.outcome,
+    reason: decision.reason,
+    ...(decision.reasonDetails === null ? {} : { reasonDetails: decision.reasonDetails }),
+    observedLabels,
+    completedAt: new Date(),
+  };
+  const moved = await deps.repos.submissions.transition(submissionId, ['published', 'running'], decision.state, patch);
   if (!moved) {
     // A later attempt (a re-run) of an already finished submission: the verdict follows the latest attempt.
-    if (submission.state !== 'completed' || outcome.state !== 'completed') {
+    if (submission.state !== 'completed' || decision.state !== 'completed') {
       logger.info({ submissionId, state: submission.state }, 'finalize: submission already final');
       return;
     }
@@ -77,11 +132,39 @@ export async function finalizeSubmission(deps: PipelineDeps, submissionId: strin
     repoFullName: run.repoFullName,
     headSha: run.headSha,
     checkRunId: updated.checkRunId,
-    verdict: outcome.verdict,
-    summary: renderResultSummary(updated, jobs, labels, outcome.verdict, detailsUrl),
+    verdict: decision.verdict,
+    summary: renderResultSummary(updated, jobs, labels, decision.verdict, detailsUrl),
     annotations,
   });
-  logger.info({ submissionId, verdict: outcome.verdict, observedLabels }, 'submission finalized');
+  logger.info({ submissionId, verdict: decision.verdict, outcome: decision.outcome, reason: decision.reason, observedLabels }, 'submission finalized');
+}
+
+/**
+ * A candidate whose run passed but executed fewer of the reference run's tests did not pass: outcome `failed`,
+ * reason `tests_not_run`, the missing tests in the details. A passing check leaves the decision alone but records
+ * what was compared (`basis`; `no_reference` says nothing could be).
+ */
+export function applyTestsCheck(decision: SubmissionDecision, check: TestsRunCheck | null): SubmissionDecision {
+  if (check === null) return decision;
+  if (check.ok) return { ...decision, reasonDetails: { step: null, lines: [], testsCheck: { basis: check.basis, referenceSubmissionId: check.referenceSubmissionId, summary: check.summary } } };
+  return {
+    state: 'completed',
+    verdict: 'failed',
+    outcome: 'failed',
+    reason: 'tests_not_run',
+    reasonDetails: {
+      step: null,
+      lines: [],
+      testsCheck: {
+        basis: check.basis,
+        referenceSubmissionId: check.referenceSubmissionId,
+        summary: check.summary,
+        missing: check.missing,
+        ...(check.candidateOutcomes === undefined ? {} : { candidateOutcomes: check.candidateOutcomes }),
+        ...(check.counts === undefined ? {} : { counts: check.counts }),
+      },
+    },
+  };
 }
 
 function annotationLevel(level: string | undefined): 'failure' | 'warning' | 'notice' {

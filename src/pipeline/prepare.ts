@@ -7,6 +7,11 @@ import { deletionReport, isWorkflowFile, renderReport, lintReport, renderTemplat
 import { branchName } from './branch-name.js';
 import type { PipelineDeps } from './context.js';
 import { handleCiEvent } from './handle-event.js';
+import { retryDuringOutage } from './retry-outage.js';
+import { endAfterLostEvents } from './database-outage.js';
+import { isOutage } from '../queue/index.js';
+import { preflightSubmission, type PreflightRecord } from './preflight.js';
+import { loadDatasetPolicy, protectPatch, renderProtection, withKeptWorkflows, type ProtectionRecord } from '../protection/index.js';
 
 export const COMMIT_IDENTITY = { name: 'ci-replay', email: 'ci-replay@users.noreply.github.com' };
 
@@ -15,6 +20,8 @@ export interface PreparedCommit {
   gitDir: string;
   commitSha: string;
   workflow: { path: string; text: string };
+  /** Reusable workflows the target calls, as installed in the commit (what the preflight reads besides the target). */
+  callees: { path: string; text: string }[];
   changes: { status: string; path: string; oldPath?: string }[];
   revertedFiles: string[];
   standardization: StandardizationRecord;
@@ -27,6 +34,10 @@ export interface StandardizationRecord {
   deletedWorkflows: string[];
   /** Paths the patch changed that standardization then overwrote (the standardized workflow wins). */
   overriddenPatchedPaths: string[];
+  /** What the backend's preflight found (set by the prepare step; `prepare --dry-run` shows it too). */
+  preflight?: PreflightRecord;
+  /** The dataset's anti-tampering policy and every path whose edit it undid, with why. */
+  protection: ProtectionRecord;
 }
 
 /** Where an instance's repository is fetched from: its `upstream_url`, else GitHub. */
@@ -40,9 +51,9 @@ export function upstreamOf(instance: Pick<InstanceRow, 'repoOwner' | 'repoName' 
  * and delete sibling workflows, commit with a fixed identity and the submission's date.
  */
 export async function buildBenchmarkCommit(
-  deps: Pick<PipelineDeps, 'mirrors' | 'config' | 'linter'>,
+  deps: Pick<PipelineDeps, 'mirrors' | 'config' | 'linter' | 'repos'>,
   instance: InstanceRow,
-  submission: Pick<SubmissionRow, 'id' | 'patch' | 'kind' | 'createdAt'>,
+  submission: Pick<SubmissionRow, 'id' | 'patch' | 'kind' | 'createdAt'> & { subtaskId?: string | null },
 ): Promise<PreparedCommit | { ok: false; message: string }> {
   const gitDir = await deps.mirrors.ensureCommits(upstreamOf(instance), [instance.shaFail]);
   const commitOptions = {
@@ -53,14 +64,16 @@ export async function buildBenchmarkCommit(
     date: submission.createdAt,
     message: `ci-replay ${submission.kind} for instance ${instance.id}\n\nSubmission: ${submission.id}\n`,
   };
-  // A patch that edits the target workflow is applied first: the patched workflow is what gets standardized.
-  const patchedWorkflow = touches(submission.patch, instance.workflowPath) ? await workflowAfterPatch(commitOptions, instance.workflowPath) : null;
+  // The patch is applied first to decide which of its edits stand; a kept edit of the target workflow is what gets standardized.
+  const protection = await protectPatch({ gitDir, instance, submission, policy: await loadDatasetPolicy(deps.repos.datasetPolicies, instance.dataset), identity: COMMIT_IDENTITY });
+  if (!protection.ok) return { ok: false, message: protection.message };
+  const patchedWorkflow = protection.keptWorkflows.get(instance.workflowPath) ?? null;
   const standardized = await standardizedWorkflow(deps, instance, patchedWorkflow);
   const lint = deps.linter(standardized.text, instance.workflowPath);
   const siblings = await listFilesAt(gitDir, instance.shaFail, '.github/workflows');
-  const files = await Promise.all(
+  const files = withKeptWorkflows(await Promise.all(
     siblings.map(async (file) => ({ path: file.path, text: (await readFileAt(gitDir, instance.shaFail, file.path))?.toString('utf8') ?? '' })),
-  );
+  ), protection.keptWorkflows);
   const withTarget = files.some((file) => file.path === instance.workflowPath) ? files : [...files, { path: instance.workflowPath, text: standardized.text }];
   const deletedWorkflows = selectWorkflowFilesToDelete(instance.workflowPath, withTarget);
   // Reusable workflows the target calls stay; they are standardized as callees (no trigger of their own).
@@ -76,29 +89,32 @@ export async function buildBenchmarkCommit(
   });
   const applied = await applyPatch({
     ...commitOptions,
-    protectedPaths: instance.protectedPaths,
-    overrides: [{ path: instance.workflowPath, content: standardized.text }, ...calleeOverrides, ...deletedWorkflows.map((path) => ({ path, content: null }))],
+    revertPaths: protection.revertPaths,
+    overrides: [...protection.rewrites, { path: instance.workflowPath, content: standardized.text }, ...calleeOverrides, ...deletedWorkflows.map((path) => ({ path, content: null }))],
   });
   if (!applied.ok) return { ok: false, message: applied.message };
+  const overridden = applied.overriddenPatchedPaths.filter((path) => !protection.undone.includes(path));
   const report = [
     ...standardized.report,
     ...deletionReport(deletedWorkflows, instance.workflowPath),
     ...lintReport(lint),
-    ...applied.overriddenPatchedPaths.map((path) => ({ action: 'rewrote-step' as const, target: path, reason: 'the patch changed this workflow file; standardization was applied after the patch and wins' })),
+    ...overridden.map((path) => ({ action: 'rewrote-step' as const, target: path, reason: 'the patch changed this workflow file; standardization was applied after the patch and wins' })),
   ];
   return {
     ok: true,
     gitDir,
     commitSha: applied.commitSha,
     workflow: { path: instance.workflowPath, text: standardized.text },
+    callees: callees.map((file) => ({ path: file.path, text: calleeOverrides.find((override) => override.path === file.path)?.content ?? file.text })),
     changes: applied.changes,
-    revertedFiles: applied.revertedFiles,
+    revertedFiles: [...new Set([...applied.revertedFiles, ...protection.undone])].sort(),
     standardization: {
       report,
-      markdown: renderReport(report),
+      markdown: `${renderReport(report)}\n${renderProtection(protection.record)}`,
       lint: lint.map((finding) => ({ line: finding.line, column: finding.column, message: finding.message, kind: finding.kind })),
       deletedWorkflows,
-      overriddenPatchedPaths: applied.overriddenPatchedPaths,
+      overriddenPatchedPaths: overridden,
+      protection: protection.record,
     },
   };
 }
@@ -108,17 +124,6 @@ export async function buildBenchmarkCommit(
  * one (rendered with its Python version, install command and template values), else the instance's own
  * workflow run through the standardizer.
  */
-function touches(patch: string, path: string): boolean {
-  return patch.includes(`a/${path}`) || patch.includes(`b/${path}`);
-}
-
-/** The target workflow's text after the patch (null when the patch does not apply or removes it). */
-async function workflowAfterPatch(options: Parameters<typeof applyPatch>[0], path: string): Promise<string | null> {
-  const applied = await applyPatch(options);
-  if (!applied.ok) return null;
-  return (await readFileAt(options.gitDir, applied.commitSha, path))?.toString('utf8') ?? null;
-}
-
 async function standardizedWorkflow(deps: Pick<PipelineDeps, 'config'>, instance: InstanceRow, patchedWorkflow: string | null = null): Promise<StandardizeResult> {
   const metadata = (instance.metadata ?? {}) as { workflowTemplate?: string; templateValues?: Record<string, string> };
   if (metadata.workflowTemplate !== undefined) {
@@ -188,12 +193,15 @@ export async function prepareSubmission(deps: PipelineDeps, submissionId: string
     logger.info({ submissionId }, 'patch did not apply');
     return;
   }
+  // Before anything is pushed: what in the workflow this backend cannot run ends the submission here.
+  const standardization = await preflightSubmission(deps, submissionId, instance, prepared, upstreamOf(instance).url, logger);
+  if (standardization === null) return;
   const branch = branchName(submission);
   await repos.submissions.update(submissionId, {
     branch,
     headSha: prepared.commitSha,
     revertedFiles: prepared.revertedFiles,
-    standardization: prepared.standardization,
+    standardization,
     preparedAt: new Date(),
   });
   const input = {
@@ -223,20 +231,28 @@ export async function prepareSubmission(deps: PipelineDeps, submissionId: string
 
   const controller = new AbortController();
   const runTimeout = setTimeout(() => controller.abort(new Error('run timeout')), deps.config.pipeline.runTimeoutMinutes * 60_000);
+  let completionLost = false;
   const cancelPoll = setInterval(() => {
-    void repos.submissions.getSummary(submissionId).then((row) => {
+    // While the database is away the poll just misses a beat (never an unhandled rejection).
+    repos.submissions.getSummary(submissionId).then((row) => {
       if (row?.cancelRequestedAt != null) controller.abort(new Error('cancelled'));
-    });
+    }, () => undefined);
   }, 2000);
   try {
+    // The run goes on while the database is away; its events are recorded once it is back (up to the deadline).
     const emit = async (event: CiEvent): Promise<void> => {
-      await handleCiEvent(deps, event, logger);
+      await retryDuringOutage(() => handleCiEvent(deps, event, logger), { deadlineMs: deps.config.worker.dbOutageDeadlineMinutes * 60_000, logger, what: `${event.kind} ${event.status}` }).catch((error: unknown) => {
+        // Lost job events are repaired by finalize (it re-reads the run's jobs); a lost run completion would leave it running.
+        if (isOutage(error) && event.kind === 'workflow_run' && event.status === 'completed') completionLost = true;
+        throw error;
+      });
     };
     await deps.backend.afterPublish({ ...input, ...published }, { emit, signal: controller.signal });
   } finally {
     clearTimeout(runTimeout);
     clearInterval(cancelPoll);
   }
+  if (completionLost) await endAfterLostEvents(repos, submissionId, deps.config.worker.dbOutageDeadlineMinutes, logger);
 }
 
 async function fail(deps: PipelineDeps, submissionId: string, state: 'infra_error' | 'publish_failed', message: string): Promise<void> {

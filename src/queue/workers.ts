@@ -1,12 +1,26 @@
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { isAppError, isRetryable } from '../errors.js';
+import { withOutagePolicy, type OutagePolicy } from './outage.js';
 import { payloadSchemas, type Payload, type QueueName } from './payloads.js';
 
 export type Processor<N extends QueueName> = (payload: Payload<N>, context: { jobId: string; attempt: number; logger: Logger }) => Promise<void>;
 
 export type Processors = { [N in QueueName]?: Processor<N> };
+
+/**
+ * What a job that waited for the database past the deadline leaves behind, so the give-up is visible (e.g. its
+ * submission ends `infra_error` / `database_unavailable`). Retried while the database stays away. A queue without
+ * one keeps waiting: its work is recorded in Postgres and carries nothing to end (webhook deliveries).
+ */
+export type GiveUps = { [N in QueueName]?: (payload: Payload<N>, context: { jobId: string; logger: Logger }) => Promise<void> };
+
+export interface WorkerOutageOptions extends OutagePolicy {
+  giveUp?: GiveUps;
+}
+
+const DEFAULT_OUTAGE: WorkerOutageOptions = { deadlineMs: 60 * 60_000 };
 
 export interface WorkerSet {
   /** Stops taking jobs and waits for active ones to finish (up to the grace period). */
@@ -31,19 +45,29 @@ export function createWorkerSet(options: {
   processors: Processors;
   logger: Logger;
   autorun?: boolean;
+  /** Database outages: jobs wait for the database (attempts not spent) up to a deadline, then give up visibly. */
+  outage?: WorkerOutageOptions;
 }): WorkerSet {
   const workers: Worker[] = [];
+  const outage = options.outage ?? DEFAULT_OUTAGE;
   for (const [name, processor] of Object.entries(options.processors) as [QueueName, Processor<QueueName>][]) {
     const logger = options.logger.child({ queue: name });
+    const giveUp = outage.giveUp?.[name] as ((payload: Payload<QueueName>, context: { jobId: string; logger: Logger }) => Promise<void>) | undefined;
     const worker = new Worker(
       name,
-      async (job: Job) => {
+      async (job: Job, token?: string) => {
         const parsed = payloadSchemas[name].safeParse(job.data);
         if (!parsed.success) throw new UnrecoverableError(`invalid ${name} payload: ${parsed.error.message}`);
         const jobLogger = logger.child({ jobId: job.id, attempt: job.attemptsMade + 1 });
+        const payload = parsed.data as Payload<QueueName>;
+        const context = { jobId: job.id ?? '', logger: jobLogger };
         try {
-          await processor(parsed.data as Payload<QueueName>, { jobId: job.id ?? '', attempt: job.attemptsMade + 1, logger: jobLogger });
+          await withOutagePolicy(
+            { job, token, policy: outage, logger: jobLogger, giveUp: giveUp === undefined ? undefined : () => giveUp(payload, context) },
+            () => processor(payload, { ...context, attempt: job.attemptsMade + 1 }),
+          );
         } catch (error) {
+          if (error instanceof DelayedError) throw error;
           if (isRetryable(error)) {
             jobLogger.warn({ err: error }, 'job failed, will retry');
             throw error;

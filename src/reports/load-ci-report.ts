@@ -1,6 +1,6 @@
 import type { ReportRepository, ReportRun } from '../db/index.js';
 import { isErrorType, type ErrorType } from '../domain/error-types.js';
-import { INSTANCE_HEALTH, type InstanceHealth, type SubmissionState, type Verdict } from '../domain/states.js';
+import { INSTANCE_HEALTH, OUTCOMES, type InstanceHealth, type Outcome, type SubmissionState, type Verdict } from '../domain/states.js';
 import { invalidInput, notFound } from '../errors.js';
 import { buildCiRepairReport, type CiInstance, type CiRepairReport, type CiRunInput, type CiSubmissionOutcome } from '../scoring/index.js';
 
@@ -11,7 +11,7 @@ export interface ReportDeps {
 
 /** Options of {@link loadCiRepairInputs} and {@link loadCiRepairReport}. */
 export interface LoadReportOptions {
-  /** Score flaky and drifted instances too (default false). */
+  /** Score flaky, drifted and unreplayable instances too (default false). */
   includeUnhealthy?: boolean;
   /** Score every instance of this dataset (default: the datasets the runs' submissions touch). */
   dataset?: string;
@@ -20,6 +20,7 @@ export interface LoadReportOptions {
 const MAX_RUNS = 20;
 
 const errorTypes = (labels: readonly string[]): ErrorType[] => labels.filter(isErrorType);
+const isOutcome = (value: string | null): value is Outcome => value !== null && (OUTCOMES as readonly string[]).includes(value);
 const health = (value: string): InstanceHealth => (INSTANCE_HEALTH as readonly string[]).includes(value) ? (value as InstanceHealth) : 'unknown';
 
 /** Checks the run ids (distinct, at most 20) and returns the runs in the order asked; unknown ids are a 404. */
@@ -58,6 +59,7 @@ export async function loadCiRepairInputs(
       instanceId: row.instanceId,
       state: row.state as SubmissionState,
       verdict: row.verdict as Verdict | null,
+      ...(isOutcome(row.outcome) ? { outcome: row.outcome } : {}),
       reason: row.reason,
       observedLabels: errorTypes(row.observedLabels),
       createdAt: row.createdAt,

@@ -2,12 +2,15 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { canReadGroundTruth, GROUND_TRUTH_KINDS, scopedIdempotencyKey, type Principal } from '../auth/principal.js';
+import { visibleRun, visibleSubmission } from '../auth/visibility.js';
 import type { NewSubmission, Repositories, SubmissionSummary } from '../db/index.js';
 import { TERMINAL_STATES, SUBMISSION_KINDS, type SubmissionKind, type SubmissionState } from '../domain/states.js';
 import { conflict, invalidInput, isAppError, notFound } from '../errors.js';
 import { validatePatch } from '../patches/validate-patch.js';
 import { jobId, type Queues } from '../queue/index.js';
 import { readLines } from '../util/read-lines.js';
+import { DEFAULT_HYGIENE_LIMITS, findInputProblem } from '../util/input-hygiene.js';
 
 export interface SubmissionServiceDeps {
   repos: Repositories;
@@ -41,24 +44,29 @@ const BATCH_CHUNK = 250;
 const MAX_BATCH_IDS = 100_000;
 const MAX_BATCH_ERRORS = 1000;
 
+/**
+ * `principal`: the API caller, who owns what it creates and sees only its own runs and submissions (operators see
+ * all). Absent for the CLI and the pipeline: their submissions have no owner (operators only) and they see all.
+ */
 export interface SubmissionService {
-  create(input: SubmissionInput, idempotencyKey?: string): Promise<{ submission: SubmissionSummary; created: boolean }>;
-  createBatch(runId: string, lines: Readable, defaults?: { kind?: SubmissionKind; maxTotalBytes?: number }): Promise<BatchResult>;
-  cancel(id: string): Promise<SubmissionSummary>;
+  /** The Idempotency-Key is scoped to the principal's token (`cli` without one). */
+  create(input: SubmissionInput, idempotencyKey?: string, principal?: Principal): Promise<{ submission: SubmissionSummary; created: boolean }>;
+  createBatch(runId: string, lines: Readable, defaults?: { kind?: SubmissionKind; maxTotalBytes?: number; principal?: Principal }): Promise<BatchResult>;
+  cancel(id: string, principal?: Principal): Promise<SubmissionSummary>;
   /** Enqueues queued submissions that never reached the queue (Redis was down when they were accepted). */
   recover(olderThanMs?: number): Promise<number>;
 }
 
 export function createSubmissionService(deps: SubmissionServiceDeps): SubmissionService {
   const { repos, queues, logger } = deps;
-  type InstanceCache = Map<string, { diff: string } | null>;
+  type InstanceCache = Map<string, { diff: string; public: boolean } | null>;
 
   /** Looks an instance up, memoised for the duration of one request (a batch names the same instances often). */
-  async function instanceFor(id: string, cache: InstanceCache): Promise<{ diff: string } | null> {
+  async function instanceFor(id: string, cache: InstanceCache): Promise<{ diff: string; public: boolean } | null> {
     const cached = cache.get(id);
     if (cached !== undefined) return cached;
     const row = await repos.instances.get(id);
-    const value = row === null ? null : { diff: row.diff };
+    const value = row === null ? null : { diff: row.diff, public: row.public };
     if (cache.size > 10_000) cache.clear();
     cache.set(id, value);
     return value;
@@ -68,10 +76,14 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
     input: z.output<typeof submissionInputSchema>,
     idempotencyKey: string | null,
     runId: string | null,
+    principal: Principal | undefined,
     cache: InstanceCache = new Map(),
   ): Promise<NewSubmission> {
     const instance = await instanceFor(input.instanceId, cache);
     if (instance === null) throw invalidInput('unknown_instance', `instance ${input.instanceId} does not exist; import it first (POST /v1/instances:import)`, undefined, 422);
+    if (GROUND_TRUTH_KINDS.includes(input.kind) && !canReadGroundTruth(principal, instance)) {
+      throw invalidInput('forbidden', `a ${input.kind} submission replays the ground truth of instance ${input.instanceId}, which is not public: it needs an operator token`, undefined, 403);
+    }
     let patch = input.patch ?? '';
     if (input.kind === 'baseline') {
       if (patch !== '') throw invalidInput('patch_not_allowed', 'a baseline submission runs the unpatched commit: omit "patch"', undefined, 422);
@@ -83,7 +95,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
     }
     const patchSha256 = createHash('sha256').update(patch).digest('hex');
     const requestHash = createHash('sha256').update(JSON.stringify([input.instanceId, runId, input.kind, patchSha256])).digest('hex');
-    return { instanceId: input.instanceId, runId, kind: input.kind, patch, patchSha256, idempotencyKey, requestHash };
+    return { instanceId: input.instanceId, runId, kind: input.kind, patch, patchSha256, idempotencyKey, requestHash, ownerTokenId: principal?.tokenId ?? null };
   }
 
   async function enqueue(ids: string[]): Promise<void> {
@@ -97,10 +109,10 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
   }
 
   return {
-    async create(raw, idempotencyKey) {
+    async create(raw, idempotencyKey, principal) {
       const input = submissionInputSchema.parse(raw);
-      if (input.runId !== undefined && (await repos.runs.get(input.runId)) === null) throw notFound('run', input.runId);
-      const row = await prepareRow(input, idempotencyKey ?? null, input.runId ?? null);
+      if (input.runId !== undefined) await visibleRun(repos, principal, input.runId);
+      const row = await prepareRow(input, idempotencyKey === undefined ? null : scopedIdempotencyKey(principal, idempotencyKey), input.runId ?? null, principal);
       const result = await repos.submissions.createIdempotent(row);
       if (!result.created && result.submission.requestHash !== row.requestHash) {
         throw conflict('idempotency_key_reused', `Idempotency-Key ${idempotencyKey ?? ''} was already used for a different request`);
@@ -110,7 +122,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
     },
 
     async createBatch(runId, stream, defaults = {}) {
-      if ((await repos.runs.get(runId)) === null) throw notFound('run', runId);
+      await visibleRun(repos, defaults.principal, runId);
       const result: BatchResult = { accepted: 0, rejected: 0, submissionIds: [], errors: [] };
       const cache: InstanceCache = new Map();
       let chunk: NewSubmission[] = [];
@@ -136,13 +148,18 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
           reject(lineNumber, 'invalid_json', `not valid JSON: ${(error as Error).message}`);
           continue;
         }
+        const unclean = findInputProblem(value, 'row', DEFAULT_HYGIENE_LIMITS);
+        if (unclean !== null) {
+          reject(lineNumber, unclean.code, unclean.message);
+          continue;
+        }
         const parsed = submissionInputSchema.safeParse({ kind: defaults.kind, ...(typeof value === 'object' && value !== null ? value : {}), runId });
         if (!parsed.success) {
           reject(lineNumber, 'invalid_row', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'row'}: ${issue.message}`).join('; '));
           continue;
         }
         try {
-          chunk.push(await prepareRow(parsed.data, null, runId, cache));
+          chunk.push(await prepareRow(parsed.data, null, runId, defaults.principal, cache));
         } catch (error) {
           if (!isAppError(error)) throw error;
           reject(lineNumber, error.code, error.message);
@@ -154,9 +171,8 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
       return result;
     },
 
-    async cancel(id) {
-      const submission = await repos.submissions.getSummary(id);
-      if (submission === null) throw notFound('submission', id);
+    async cancel(id, principal) {
+      const submission = await visibleSubmission(repos, principal, id);
       const state = submission.state as SubmissionState;
       if (TERMINAL_STATES.includes(state)) throw conflict('already_finished', `submission ${id} is already ${state}`);
       await repos.submissions.requestCancel(id);

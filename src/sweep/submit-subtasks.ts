@@ -28,7 +28,8 @@ const sha256 = (text: string): string => createHash('sha256').update(text).diges
  * patch is the candidate patch plus the subtask's hidden test patch (each on its own branch, since each is
  * its own submission), linked by parentSubmissionId/subtaskId and enqueued. The candidate submission itself
  * is the visible-suite run. A candidate patch that does not apply is graded as no change: the subtask runs
- * then carry the test patch alone. Idempotent: existing subtask runs are kept.
+ * then carry the test patch alone. Idempotent: existing subtask runs are kept. Subtask runs have the
+ * candidate's owner (the HTTP route checks that the caller may see the candidate).
  */
 export async function submitSweepSubtasks(deps: SweepDeps, candidateId: string): Promise<SubtaskRun[]> {
   const candidate = await deps.repos.submissions.get(candidateId);
@@ -54,6 +55,7 @@ export async function submitSweepSubtasks(deps: SweepDeps, candidateId: string):
       patchSha256: sha256(patch),
       idempotencyKey: null,
       requestHash: null,
+      ownerTokenId: candidate.ownerTokenId,
       parentSubmissionId: candidateId,
       subtaskId: subtask.id,
     });

@@ -20,9 +20,9 @@ export interface TrackServiceDeps {
 }
 
 export interface TrackService {
-  /** Starts a track on an instance that has an oracle commit. */
-  create(input: { instanceId: string; runId?: string }): Promise<TrackView>;
-  /** Submits the next round: `patch` applied on the previous kept round's code. */
+  /** Starts a track on an instance that has an oracle commit; `ownerTokenId` owns it and its rounds (null: operators only). */
+  create(input: { instanceId: string; runId?: string; ownerTokenId?: string | null }): Promise<TrackView>;
+  /** Submits the next round: `patch` applied on the previous kept round's code; the round's submission has the track's owner. */
   submitRound(trackId: string, patch: string): Promise<{ roundNumber: number; submissionId: string; keptFromRound: number | null; state: string }>;
   get(trackId: string, options?: { gamma?: number }): Promise<TrackView>;
   /**
@@ -81,7 +81,7 @@ export function createTrackService(deps: TrackServiceDeps): TrackService {
       if (instance.oracleSha === null) throw invalidInput('no_oracle', `instance ${instance.id} has no oracle commit; a SWE-CI track needs one`, undefined, 422);
       if (input.runId !== undefined && (await repos.runs.get(input.runId)) === null) throw notFound('run', input.runId);
       const testSet = await service.establishTestSets(instance.id);
-      const track = await repos.tracks.create({ instanceId: instance.id, runId: input.runId ?? null, maxRounds, p0: testSet?.p0 ?? null, pStar: testSet?.pStar ?? null });
+      const track = await repos.tracks.create({ instanceId: instance.id, runId: input.runId ?? null, maxRounds, p0: testSet?.p0 ?? null, pStar: testSet?.pStar ?? null, ownerTokenId: input.ownerTokenId ?? null });
       return trackView({ track, rounds: [], results: new Map(), testSet, gamma: 1 });
     },
 
@@ -105,7 +105,7 @@ export function createTrackService(deps: TrackServiceDeps): TrackService {
         patch,
         cumulativePatch,
         keptFromRound: kept?.roundNumber ?? null,
-        submission: { instanceId: instance.id, runId: track.runId, kind: 'candidate', patch: cumulativePatch, patchSha256: sha256(cumulativePatch), idempotencyKey: null, requestHash: null },
+        submission: { instanceId: instance.id, runId: track.runId, kind: 'candidate', patch: cumulativePatch, patchSha256: sha256(cumulativePatch), idempotencyKey: null, requestHash: null, ownerTokenId: track.ownerTokenId },
       });
       if (!combined.ok) {
         await repos.submissions.transition(submissionId, ['queued'], 'patch_failed', { verdict: 'invalid', reason: 'patch_failed', errorMessage: combined.which === 'first' ? `the kept code no longer applies: ${combined.message}` : combined.message, completedAt: new Date() });

@@ -9,3 +9,7 @@ export { selectWorkflowFilesToDelete, calledWorkflows, isWorkflowFile, deletionR
 export { renderReport } from './report.js';
 export { createWorkflowLinter, lintWorkflow, lintReport } from './lint.js';
 export { renderTemplate, renderTemplateText, listTemplates, templatePlaceholders, defaultTemplatesDir, type TemplateOptions } from './templates.js';
+export {
+  preflightWorkflow, renderBlockers, summarizeBlockers, GITHUB_ACTIONS_CAPABILITIES,
+  type Blocker, type BlockerCode, type BackendCapabilities, type PreflightWorkflowInput, type WorkflowText,
+} from './preflight/index.js';

@@ -31,7 +31,9 @@ describe('the pipeline end to end on the local backend (API → worker → execu
   });
 
   async function submit(payload: Record<string, unknown>): Promise<string> {
-    const response = await api.app.inject({ method: 'POST', url: '/v1/submissions', headers: api.auth(api.submitter), payload });
+    // A reference replays the ground truth of a non-public instance: operators only (a submitter gets 403).
+    const token = payload.kind === 'reference' ? api.operator : api.submitter;
+    const response = await api.app.inject({ method: 'POST', url: '/v1/submissions', headers: api.auth(token), payload });
     expect(response.statusCode, response.body).toBe(201);
     return response.json().id;
   }
@@ -39,10 +41,10 @@ describe('the pipeline end to end on the local backend (API → worker → execu
   async function finished(id: string): Promise<Record<string, unknown>> {
     return waitFor(
       async () => {
-        const body = (await api.app.inject({ url: `/v1/submissions/${id}`, headers: api.auth(api.submitter) })).json();
+        const body = (await api.app.inject({ url: `/v1/submissions/${id}`, headers: api.auth(api.operator) })).json();
         return TERMINAL.includes(body.state) && (body.state !== 'completed' || body.verdict !== null) ? body : undefined;
       },
-      { timeoutMs: 120_000, describe: async () => (await api.app.inject({ url: `/v1/submissions/${id}`, headers: api.auth(api.submitter) })).json() },
+      { timeoutMs: 120_000, describe: async () => (await api.app.inject({ url: `/v1/submissions/${id}`, headers: api.auth(api.operator) })).json() },
     );
   }
 
@@ -81,6 +83,9 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     expect(text).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z /m);
     expect(text).toContain("F401 'os' imported but unused");
     expect(text).toContain('##[error]Process completed with exit code 1.');
+    // the steps ran in the sandbox (EXECUTOR_SANDBOX=auto, EXECUTOR_NETWORK=egress by default), flake8 and setup-python's interpreter working in it
+    expect(text).toMatch(/^\S+ Step sandbox: namespaces \(pid, mount, ipc, uts\); steps run as an unprivileged user/m);
+    expect(text).toMatch(/^\S+ Network: egress \(host network; chain CI_REPLAY_STEPS refuses uids 60000-60999 TCP to local:/m);
     const detail = (await api.app.inject({ url: `/v1/submissions/${id}/jobs`, headers: api.auth(api.submitter) })).json();
     const lintJob = detail.runs[0].jobs.find((job: { name: string }) => job.name === 'lint');
     expect(lintJob).toMatchObject({ conclusion: 'failure', failedStep: 'Lint with flake8', labels: [{ type: 'Code Linting', tool: 'flake8' }] });
@@ -90,7 +95,8 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     expect(segments.segments[0]).toMatchObject({ jobName: 'lint' });
     expect(segments.segments.map((segment: { text: string }) => segment.text).join('\n')).toContain("F401 'os' imported but unused");
     expect(segments.segments[0].text).not.toMatch(/^\d{4}-\d\d-\d\dT/m);
-    const instanceSegments = (await api.app.inject({ url: '/v1/instances/demo-lint/logs/segments?budget=1000', headers: api.auth(api.submitter) })).json();
+    expect((await api.app.inject({ url: '/v1/instances/demo-lint/logs/segments?budget=1000', headers: api.auth(api.submitter) })).statusCode).toBe(404);
+    const instanceSegments = (await api.app.inject({ url: '/v1/instances/demo-lint/logs/segments?budget=1000', headers: api.auth(api.operator) })).json();
     expect(instanceSegments).toMatchObject({ instanceId: 'demo-lint', budget: 1000 });
     const badBudget = await api.app.inject({ url: `/v1/submissions/${id}/logs/segments?budget=abc`, headers: api.auth(api.submitter) });
     expect(badBudget.statusCode).toBe(400);
@@ -143,12 +149,13 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     const row = { ...demo.instances[2]!.row, id: 'demo-slow', workflow_template: 'python-pytest', python_version: '3.11', install_command: 'true', template_values: { test_command: 'sleep 120; python -m pytest -q tests' } };
     await api.app.inject({ method: 'POST', url: '/v1/instances:import', headers: { ...api.auth(api.operator), 'content-type': 'application/x-ndjson' }, body: `${JSON.stringify(row)}\n` });
     const id = await submit({ instanceId: row.id, kind: 'reference' });
-    await waitFor(async () => ((await api.app.inject({ url: `/v1/submissions/${id}`, headers: api.auth(api.submitter) })).json().state === 'running' ? true : undefined), { timeoutMs: 60_000 });
+    await waitFor(async () => ((await api.app.inject({ url: `/v1/submissions/${id}`, headers: api.auth(api.operator) })).json().state === 'running' ? true : undefined), { timeoutMs: 60_000 });
     const started = Date.now();
-    const cancel = await api.app.inject({ method: 'POST', url: `/v1/submissions/${id}/cancel`, headers: api.auth(api.submitter) });
+    expect((await api.app.inject({ method: 'POST', url: `/v1/submissions/${id}/cancel`, headers: api.auth(api.submitter) })).statusCode).toBe(404);
+    const cancel = await api.app.inject({ method: 'POST', url: `/v1/submissions/${id}/cancel`, headers: api.auth(api.operator) });
     expect(cancel.statusCode).toBe(202);
     const result = await finished(id);
-    expect(result).toMatchObject({ state: 'cancelled', verdict: 'invalid', reason: 'cancelled' });
+    expect(result).toMatchObject({ state: 'cancelled', verdict: 'invalid', outcome: 'cancelled', reason: 'cancelled' });
     expect(Date.now() - started).toBeLessThan(60_000);
   });
 
@@ -166,7 +173,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     expect(forbidden.statusCode).toBe(403);
   });
 
-  it('a patch that edits the target workflow keeps its edit: the patched workflow is standardized', async () => {
+  it('a patch that weakens the target workflow is reverted by default (and fails); with the dataset policy off its edit is kept and standardized', async () => {
     const workflow = String(demo.instances[0]!.row.workflow).split('\n');
     const index = workflow.findIndex((line) => line.includes('run: flake8 calc tests'));
     const context = workflow.slice(index - 1, index + 2);
@@ -181,8 +188,16 @@ describe('the pipeline end to end on the local backend (API → worker → execu
       ` ${context[2]}`,
       '',
     ].join('\n');
-    const result = await finished(await submit({ instanceId: 'demo-lint', patch }));
-    expect(result).toMatchObject({ state: 'completed', verdict: 'passed' });
+    const reverted = await finished(await submit({ instanceId: 'demo-lint', patch }));
+    expect(reverted).toMatchObject({ state: 'completed', verdict: 'failed', revertedFiles: ['.github/workflows/ci.yml'] });
+    expect((await jobsOf(String(reverted.id))).find((job) => job.name === 'lint')).toMatchObject({ conclusion: 'failure', failedStep: 'Lint with flake8' });
+    expect((reverted.standardization as { protection: unknown }).protection).toEqual({
+      policy: 'ground-truth', reverted: [{ path: '.github/workflows/ci.yml', why: 'CI configuration (.github/**): the ground truth does not edit this file' }], kept: [],
+    });
+    const policy = (protection: string) => api.app.inject({ method: 'PUT', url: '/v1/datasets/ci-repair-bench/policy', headers: api.auth(api.operator), payload: { protection } });
+    expect((await policy('off')).statusCode).toBe(200);
+    const result = await finished(await submit({ instanceId: 'demo-lint', patch })).finally(() => policy('ground-truth'));
+    expect(result).toMatchObject({ state: 'completed', verdict: 'passed', revertedFiles: [] });
     const report = (result.standardization as { report: { action: string; target: string; reason: string }[] }).report;
     expect(report).toContainEqual(expect.objectContaining({ target: '.github/workflows/ci.yml', reason: expect.stringContaining('the patched workflow was standardized') }));
     expect(report).toContainEqual(expect.objectContaining({ action: 'removed-job', target: 'jobs.publish' }));
@@ -247,7 +262,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     const patch = demo.instances[0]!.patch.replace('-import os', '-import sys');
     const id = await submit({ instanceId: 'demo-lint', patch });
     const result = await finished(id);
-    expect(result).toMatchObject({ state: 'patch_failed', verdict: 'invalid', reason: 'patch_failed', headSha: null });
+    expect(result).toMatchObject({ state: 'patch_failed', verdict: 'invalid', outcome: 'patch_failed', reason: 'patch_does_not_apply', headSha: null });
     expect(String(result.error)).toMatch(/patch (failed|does not apply)/);
     expect(await env.deps.repos.ci.runsOf(id)).toEqual([]);
   });

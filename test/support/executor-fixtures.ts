@@ -92,3 +92,16 @@ export function logLines(text: string): string[] {
     .filter((l) => l !== '')
     .map((l) => l.replace(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z /, ''));
 }
+
+/**
+ * A shell command that prints a file of the job into its log as `<key>=<base64>`: the step sandbox lets no step
+ * write outside its job directory (removed after the run), so tests read what a step saw from the log.
+ */
+export const printFile = (path: string, key: string): string => `echo "${key}=$(base64 -w0 < ${path})"`;
+
+/** The file a {@link printFile} command printed into a job log. */
+export function printedFile(logText: string, key: string): string {
+  const line = logLines(logText).find((l) => l.startsWith(`${key}=`));
+  if (line === undefined) throw new Error(`no printed file ${key} in the log`);
+  return Buffer.from(line.slice(key.length + 1), 'base64').toString('utf8');
+}

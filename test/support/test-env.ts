@@ -20,11 +20,13 @@ export interface TestEnv {
   cleanup(): Promise<void>;
 }
 
-/** A fresh, isolated environment: own Postgres schema (migrated), own queue prefix, own data dir. */
+/** A fresh, isolated environment: own Postgres schema (migrated), own queue prefix, own data dir (env overrides settings, DATABASE_URL included). */
 export async function createTestEnv(env: Record<string, string> = {}, overrides: Omit<DepsOverrides, 'logger' | 'dbSchema'> = {}): Promise<TestEnv> {
   const suffix = randomBytes(5).toString('hex');
   const schema = `t_${suffix}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'ci-replay-test-'));
+  // `env.DATABASE_URL` points the environment at another server (fault tests run a private cluster).
+  const databaseUrl = env.DATABASE_URL ?? testDatabaseUrl();
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -35,7 +37,7 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
     PUBLIC_URL: 'http://ci-replay.test',
     ...env,
   });
-  const admin = new pg.Client({ connectionString: testDatabaseUrl() });
+  const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
@@ -50,7 +52,7 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
     logger,
     async cleanup() {
       await deps.close();
-      const client = new pg.Client({ connectionString: testDatabaseUrl() });
+      const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
       await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await client.end();

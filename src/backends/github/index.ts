@@ -10,6 +10,7 @@ import { jobEventFromApi } from '../../pipeline/github-payloads.js';
 import type { Artifact, CiBackend, JobRef, PublishInput, PublishResult, ResultReport, RunRef } from '../ci-backend.js';
 import { ensureBenchRepo, type BenchRepoContext } from './bench-repo.js';
 import { completeCheckRun, ensureCheckRun, findCheckRun } from './check-run.js';
+import { githubPreflight } from './preflight.js';
 
 export { benchRepoName, ensureBenchRepo, type BenchRepoContext, type Upstream } from './bench-repo.js';
 export { CHECK_NAME, RERUN_ACTION } from './check-run.js';
@@ -63,6 +64,10 @@ export function createGithubBackend(options: GithubBackendOptions): CiBackend {
 
   return {
     name: 'github',
+
+    async preflight(input) {
+      return githubPreflight(repoContext, input);
+    },
 
     async publish(input: PublishInput): Promise<PublishResult> {
       const repo = await ensureBenchRepo(repoContext, { owner: input.instance.repoOwner, name: input.instance.repoName });

@@ -6,7 +6,8 @@ import { RERUN_ACTION } from './check-run.js';
  * The check run's "Re-run" button (`check_run` / `requested_action`, identifier `rerun`). A submission's state
  * only moves forward, so a re-run is a NEW submission row: same instance, patch, kind and run, `attempt` = the
  * clicked submission's attempt + 1 (its branch gets the `-a<n>` suffix), idempotency key
- * `rerun-<clicked submission id>-<n>` (a repeated click or delivery on the same check run re-queues once).
+ * `rerun-<clicked submission id>-<n>` (a repeated click or delivery on the same check run re-queues once; it cannot
+ * collide with a caller's key, which is stored scoped as `<token id>:<key>`). The re-run has the clicked submission's owner.
  */
 export const rerunDeliveryHook: DeliveryHook = async (delivery, deps, logger) => {
   if (delivery.event !== 'check_run' || delivery.action !== 'requested_action') return 'ignored';
@@ -25,6 +26,7 @@ export const rerunDeliveryHook: DeliveryHook = async (delivery, deps, logger) =>
     patchSha256: original.patchSha256,
     idempotencyKey: `rerun-${original.id}-${attempt}`,
     requestHash: null,
+    ownerTokenId: original.ownerTokenId,
   });
   if (submission.state === 'queued' && submission.enqueuedAt === null) {
     await deps.repos.submissions.update(submission.id, { attempt });

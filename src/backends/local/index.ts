@@ -5,9 +5,13 @@ import { join, relative } from 'node:path';
 import type { Logger } from 'pino';
 import type { BenchRepoRepository } from '../../db/index.js';
 import type { CiEvent, WorkflowJobEvent } from '../../domain/ci-events.js';
-import { runWorkflow, type JobResult } from '../../executor/index.js';
+import { runWorkflow, type JobResult, type SandboxSettings } from '../../executor/index.js';
 import { pushCommit, runGit, upstreamUrl } from '../../git/index.js';
+import { preflightWorkflow, type BackendCapabilities } from '../../workflows/index.js';
 import type { Artifact, CiBackend, JobRef, PublishInput, PublishResult, RunRef } from '../ci-backend.js';
+import { LOCAL_EXECUTOR_CAPABILITIES } from './capabilities.js';
+
+export { LOCAL_EXECUTOR_CAPABILITIES } from './capabilities.js';
 
 export interface LocalBackendOptions {
   dataDir: string;
@@ -18,6 +22,12 @@ export interface LocalBackendOptions {
   /** Extra environment for every step (tests put tool shims on PATH here). */
   stepEnv?: Record<string, string>;
   hostEnv?: { PATH?: string; HOME?: string; LANG?: string };
+  /** The step sandbox (EXECUTOR_SANDBOX, EXECUTOR_NETWORK, limits, hidden paths); the executor's default when absent. */
+  sandbox?: SandboxSettings;
+  /** The service's secrets, masked in every job log. */
+  secretValues?: string[];
+  /** What the executor can run (default: LOCAL_EXECUTOR_CAPABILITIES); the preflight checks workflows against it. */
+  capabilities?: BackendCapabilities;
 }
 
 const LOCAL_OWNER = 'local';
@@ -58,6 +68,10 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
 
   return {
     name: 'local',
+
+    async preflight(input) {
+      return preflightWorkflow({ workflow: input.workflow, callees: input.callees, capabilities: options.capabilities ?? LOCAL_EXECUTOR_CAPABILITIES });
+    },
 
     async publish(input: PublishInput): Promise<PublishResult> {
       const name = `${input.instance.repoOwner}--${input.instance.repoName}`;
@@ -103,6 +117,8 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
         outputCapBytes: options.outputCapBytes,
         ...(options.stepEnv !== undefined ? { env: options.stepEnv } : {}),
         ...(options.hostEnv !== undefined ? { hostEnv: options.hostEnv } : {}),
+        ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
+        ...(options.secretValues !== undefined ? { secretValues: options.secretValues } : {}),
         signal: context.signal,
         nextJobId: bigId,
         onEvent: emit,

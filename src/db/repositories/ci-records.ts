@@ -1,5 +1,6 @@
 import type { CiStatus, StepOutcome, WorkflowJobEvent, WorkflowRunEvent } from '../../domain/ci-events.js';
 import type { Prisma } from '../client.js';
+import { Prisma as PrismaNamespace } from '../generated/client.js';
 import type { FailureLabelRow, JobLogRow, JobRow, StepRow, WorkflowRunRow } from '../types.js';
 
 /** The client an interactive transaction hands its callback. */
@@ -44,6 +45,10 @@ export interface CiRecordRepository {
   saveFailureLabels(submissionId: string, jobId: string, labels: NewFailureLabel[]): Promise<void>;
   labelsOf(submissionId: string): Promise<FailureLabelRow[]>;
   saveTestResults(submissionId: string, results: { testId: string; outcome: string; durationMs: number | null; message: string | null }[]): Promise<void>;
+  /** Records a job's judged outcome (passed, failed, infra_error, cancelled, timed_out, skipped), reason and evidence. */
+  saveJobOutcome(jobId: string, judged: { outcome: string; reason: string | null; evidence: object | null }): Promise<void>;
+  /** Records a run attempt's judged outcome and reason. */
+  saveRunOutcome(workflowRunId: string, judged: { outcome: string; reason: string | null }): Promise<void>;
 }
 
 export function createCiRecordRepository(prisma: Prisma): CiRecordRepository {
@@ -147,6 +152,12 @@ export function createCiRecordRepository(prisma: Prisma): CiRecordRepository {
     async saveTestResults(submissionId, results) {
       if (results.length === 0) return;
       await prisma.testResult.createMany({ data: results.map((result) => ({ submissionId, ...result })), skipDuplicates: true });
+    },
+    async saveJobOutcome(jobId, judged) {
+      await prisma.job.update({ where: { id: jobId }, data: { outcome: judged.outcome, outcomeReason: judged.reason, outcomeEvidence: judged.evidence ?? PrismaNamespace.DbNull } });
+    },
+    async saveRunOutcome(workflowRunId, judged) {
+      await prisma.workflowRun.update({ where: { id: workflowRunId }, data: { outcome: judged.outcome, outcomeReason: judged.reason } });
     },
   };
 }

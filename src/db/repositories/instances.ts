@@ -31,6 +31,8 @@ export interface InstanceInput {
   installCommand: string | null;
   contentHash: string;
   metadata: Record<string, unknown>;
+  /** Ground truth and stored logs readable by submitters; absent keeps the stored flag (new rows: false). */
+  public?: boolean;
 }
 
 export type ImportOutcome = 'created' | 'updated' | 'unchanged';
@@ -48,6 +50,8 @@ export interface InstanceRepository {
   get(id: string): Promise<InstanceRow | null>;
   list(filter: InstanceFilter): Promise<InstanceRow[]>;
   setHealth(id: string, health: string): Promise<void>;
+  /** Marks the instance public (ground truth readable by submitters) or not; null when it does not exist. */
+  setPublic(id: string, value: boolean): Promise<InstanceRow | null>;
   listAll(): Promise<InstanceRow[]>;
 }
 
@@ -86,6 +90,10 @@ export function createInstanceRepository(prisma: Prisma): InstanceRepository {
     },
     async setHealth(id, health) {
       await prisma.instance.update({ where: { id }, data: { health, healthCheckedAt: new Date() } });
+    },
+    async setPublic(id, value) {
+      const updated = await prisma.instance.updateMany({ where: { id }, data: { public: value } });
+      return updated.count === 1 ? prisma.instance.findUnique({ where: { id } }) : null;
     },
     listAll: () => prisma.instance.findMany({ orderBy: { id: 'asc' } }),
   };

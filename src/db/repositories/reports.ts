@@ -23,6 +23,8 @@ export interface ReportSubmission {
   instanceId: string;
   state: string;
   verdict: string | null;
+  /** Submission.outcome (null on rows written before outcomes existed). */
+  outcome: string | null;
   reason: string | null;
   observedLabels: string[];
   createdAt: Date;
@@ -96,7 +98,7 @@ export function createReportRepository(prisma: Prisma): ReportRepository {
     },
 
     submissionsForRuns: (runIds) => prisma.$queryRaw<ReportSubmission[]>`
-      SELECT "id", "runId", "instanceId", "state", "verdict", "reason", COALESCE("observedLabels", '{}') AS "observedLabels", "createdAt" FROM "Submission"
+      SELECT "id", "runId", "instanceId", "state", "verdict", "outcome", "reason", COALESCE("observedLabels", '{}') AS "observedLabels", "createdAt" FROM "Submission"
       WHERE "runId" = ANY(${[...runIds]}::uuid[]) AND "kind" = 'candidate' AND "trackId" IS NULL AND "parentSubmissionId" IS NULL
       ORDER BY "createdAt", "id"`,
 

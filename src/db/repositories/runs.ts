@@ -2,7 +2,8 @@ import type { Prisma } from '../client.js';
 import type { RunRow } from '../types.js';
 
 export interface RunRepository {
-  create(input: { label: string; metadata: Record<string, unknown> }): Promise<RunRow>;
+  /** `ownerTokenId`: the API token that owns the run; null or absent (CLI) = operators only. */
+  create(input: { label: string; metadata: Record<string, unknown>; ownerTokenId?: string | null }): Promise<RunRow>;
   get(id: string): Promise<RunRow | null>;
   countByState(id: string): Promise<Record<string, number>>;
   list(limit: number): Promise<RunRow[]>;
@@ -10,7 +11,7 @@ export interface RunRepository {
 
 export function createRunRepository(prisma: Prisma): RunRepository {
   return {
-    create: (input) => prisma.run.create({ data: { label: input.label, metadata: input.metadata as object } }),
+    create: (input) => prisma.run.create({ data: { label: input.label, metadata: input.metadata as object, ownerTokenId: input.ownerTokenId ?? null } }),
     get: (id) => prisma.run.findUnique({ where: { id } }),
     async countByState(id) {
       const groups = await prisma.submission.groupBy({ by: ['state'], where: { runId: id }, _count: { _all: true } });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SubmissionKind, SubmissionState } from '../../domain/states.js';
+import { STATE_OUTCOMES, type SubmissionKind, type SubmissionState } from '../../domain/states.js';
 import type pg from 'pg';
 import type { Prisma } from '../client.js';
 import type { SubmissionRow } from '../types.js';
@@ -12,6 +12,8 @@ export interface NewSubmission {
   patchSha256: string;
   idempotencyKey: string | null;
   requestHash: string | null;
+  /** The API token that owns the submission; null or absent (CLI, pipeline) = operators only. */
+  ownerTokenId?: string | null;
 }
 
 export type SubmissionSummary = Omit<SubmissionRow, 'patch'>;
@@ -20,6 +22,8 @@ export interface SubmissionFilter {
   runId?: string;
   state?: string;
   instanceId?: string;
+  /** Only this token's submissions (a submitter's list); absent = all. */
+  ownerTokenId?: string;
   cursor?: string;
   limit: number;
 }
@@ -28,6 +32,7 @@ export type SubmissionPatch = Partial<
   Pick<
     SubmissionRow,
     | 'verdict'
+    | 'outcome'
     | 'reason'
     | 'errorMessage'
     | 'branch'
@@ -42,7 +47,7 @@ export type SubmissionPatch = Partial<
     | 'completedAt'
     | 'attempt'
   >
-> & { standardization?: object };
+> & { standardization?: object; reasonDetails?: object };
 
 export interface SubmissionRepository {
   /** Inserts unless the idempotency key exists; returns the row holding the key either way. */
@@ -52,7 +57,10 @@ export interface SubmissionRepository {
   get(id: string): Promise<SubmissionRow | null>;
   getSummary(id: string): Promise<SubmissionSummary | null>;
   list(filter: SubmissionFilter): Promise<SubmissionSummary[]>;
-  /** Moves to `to` only from one of `from` (state only moves forward); returns whether it moved. */
+  /**
+   * Moves to `to` only from one of `from` (state only moves forward); returns whether it moved. A terminal error
+   * state also records its outcome and reason when the caller gave none (see withOutcome).
+   */
   transition(id: string, from: readonly SubmissionState[], to: SubmissionState, patch?: SubmissionPatch): Promise<boolean>;
   update(id: string, patch: SubmissionPatch): Promise<void>;
   markEnqueued(ids: string[]): Promise<void>;
@@ -67,18 +75,31 @@ export interface SubmissionRepository {
 const OMIT_PATCH = { patch: true } as const;
 
 /**
+ * Every terminal error state carries an outcome and a reason code, wherever the transition comes from (prepare,
+ * reconcile, cancel, tracks): the state's outcome (publish_failed → infra_error) unless the caller gave one, and the
+ * state's reason code when the caller gave none or only repeated the state's name (`patch_failed` →
+ * `patch_does_not_apply`, a prepare `infra_error` → `prepare_failed`). `completed` is left to finalize.
+ */
+function withOutcome(to: SubmissionState, patch: SubmissionPatch): SubmissionPatch {
+  const defaults = STATE_OUTCOMES[to];
+  if (defaults === undefined) return patch;
+  const reason = patch.reason === undefined || patch.reason === null || patch.reason === to ? defaults.reason : patch.reason;
+  return { ...patch, outcome: patch.outcome ?? defaults.outcome, reason };
+}
+
+/**
  * Batch insert in one statement over column arrays (`unnest`), straight through pg: Prisma's createMany keeps a
  * query plan per distinct data set, so thousands of batches would grow the heap.
  */
 async function insertMany(pool: pg.Pool, rows: (NewSubmission & { id: string })[]): Promise<void> {
   if (rows.length === 0) return;
-  const column = <K extends keyof (NewSubmission & { id: string })>(key: K) => rows.map((row) => row[key]);
+  const column = <K extends keyof (NewSubmission & { id: string })>(key: K) => rows.map((row) => row[key] ?? null);
   await pool.query(
-    `INSERT INTO "Submission" ("id", "runId", "instanceId", "kind", "patch", "patchSha256", "idempotencyKey", "requestHash", "state", "revertedFiles", "observedLabels", "updatedAt")
-     SELECT id, run_id, instance_id, kind, patch, patch_sha256, idempotency_key, request_hash, 'queued', '{}', '{}', now()
-     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
-       AS t(id, run_id, instance_id, kind, patch, patch_sha256, idempotency_key, request_hash)`,
-    [column('id'), column('runId'), column('instanceId'), column('kind'), column('patch'), column('patchSha256'), column('idempotencyKey'), column('requestHash')],
+    `INSERT INTO "Submission" ("id", "runId", "instanceId", "kind", "patch", "patchSha256", "idempotencyKey", "requestHash", "ownerTokenId", "state", "revertedFiles", "observedLabels", "updatedAt")
+     SELECT id, run_id, instance_id, kind, patch, patch_sha256, idempotency_key, request_hash, owner_token_id, 'queued', '{}', '{}', now()
+     FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::uuid[])
+       AS t(id, run_id, instance_id, kind, patch, patch_sha256, idempotency_key, request_hash, owner_token_id)`,
+    [column('id'), column('runId'), column('instanceId'), column('kind'), column('patch'), column('patchSha256'), column('idempotencyKey'), column('requestHash'), column('ownerTokenId')],
   );
 }
 
@@ -107,6 +128,7 @@ export function createSubmissionRepository(prisma: Prisma, pool: pg.Pool): Submi
           ...(filter.runId !== undefined ? { runId: filter.runId } : {}),
           ...(filter.state !== undefined ? { state: filter.state } : {}),
           ...(filter.instanceId !== undefined ? { instanceId: filter.instanceId } : {}),
+          ...(filter.ownerTokenId !== undefined ? { ownerTokenId: filter.ownerTokenId } : {}),
           ...(filter.cursor !== undefined ? { id: { gt: filter.cursor } } : {}),
         },
         orderBy: { id: 'asc' },
@@ -116,7 +138,7 @@ export function createSubmissionRepository(prisma: Prisma, pool: pg.Pool): Submi
     async transition(id, from, to, patch = {}) {
       const result = await prisma.submission.updateMany({
         where: { id, state: { in: [...from] } },
-        data: { ...patch, state: to },
+        data: { ...withOutcome(to, patch), state: to },
       });
       return result.count === 1;
     },

@@ -22,6 +22,8 @@ export interface NewTrack {
   maxRounds: number;
   p0: number | null;
   pStar: number | null;
+  /** The API token that owns the track (its rounds inherit it); null or absent = operators only. */
+  ownerTokenId?: string | null;
 }
 
 export interface NewTrackRound {

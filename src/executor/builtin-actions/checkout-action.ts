@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
+import { lchownSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { checkoutCommit, fetchDepth } from '../checkout.js';
 import { isAppError } from '../../errors.js';
+import { assertNoSymlinkEscape } from '../sandbox/index.js';
 import type { BuiltinAction } from './index.js';
 import { failStep } from './index.js';
 
@@ -22,6 +24,19 @@ export const checkoutAction: BuiltinAction = async (rt, inputs) => {
   const target = resolve(state.workspace, inputs.path ?? '.');
   if (!target.startsWith(state.workspace)) {
     return failStep(rt, `Repository path '${target}' is not under '${state.workspace}'`);
+  }
+  try {
+    // the executor writes here as its own user: never through a link a step planted
+    assertNoSymlinkEscape(input.jobDir, target);
+    // git (run by the executor) refuses a work tree another user owns: the step user gets it back afterwards
+    const owner = state.sandbox?.owner;
+    if (owner !== null && owner !== undefined) {
+      mkdirSync(target, { recursive: true });
+      lchownSync(target, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+    }
+  } catch (error) {
+    if (isAppError(error)) return failStep(rt, error.message);
+    throw error;
   }
   const explicitSha = inputs.ref !== undefined && /^[0-9a-f]{40}$/i.test(inputs.ref);
   const sha = explicitSha ? (inputs.ref ?? input.sha) : input.sha;

@@ -28,6 +28,9 @@ const BUILTINS: Record<string, BuiltinAction> = {
   'actions/cache/save': async () => ({ outcome: 'success', timedOut: false }),
 };
 
+/** The actions the executor runs with a built-in stand-in (lower case, without `@ref`); every other `uses:` fails. */
+export const BUILTIN_ACTION_NAMES: readonly string[] = Object.keys(BUILTINS);
+
 /** Runs a `uses:` step with its local stand-in, or fails it: the job result stays honest. */
 export async function runBuiltinAction(rt: StepRuntime, uses: string, inputs: Record<string, string>): Promise<StepExecution> {
   const log = rt.state.log;

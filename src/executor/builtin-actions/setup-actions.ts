@@ -1,10 +1,30 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { delimiter, dirname, join, resolve, sep } from 'node:path';
+import { isAppError } from '../../errors.js';
+import { assertNoSymlinkEscape, readJobFile } from '../sandbox/index.js';
 import type { HostInterpreter } from '../host-tools.js';
 import { findNodes, findPythons, versionSatisfies } from '../host-tools.js';
 import type { StepRuntime } from '../job-runner/step-runtime.js';
 import type { BuiltinAction } from './index.js';
 import { failStep } from './index.js';
+
+/**
+ * The PATH directories whose interpreters the executor may run (`--version`) to find one: with a sandbox, not
+ * those inside the job directory (a step could have put a `python3` there, and the executor is not sandboxed).
+ */
+function probeDirs(rt: StepRuntime): string[] {
+  const dirs = (rt.env.PATH ?? '').split(delimiter).filter((d) => d !== '');
+  if (rt.state.sandbox === null) return dirs;
+  const job = realpathSync(rt.state.jobDir);
+  return dirs.filter((dir) => {
+    try {
+      const real = realpathSync(dir);
+      return real !== job && !real.startsWith(`${job}${sep}`);
+    } catch {
+      return false;
+    }
+  });
+}
 
 function describe(found: HostInterpreter[]): string {
   return found.length === 0 ? 'none' : found.map((f) => `${f.version} (${f.binary})`).join(', ');
@@ -13,6 +33,7 @@ function describe(found: HostInterpreter[]): string {
 /** Makes `python`, `python3` and `pythonX.Y` resolve to the chosen interpreter, first in PATH. */
 function pythonShims(rt: StepRuntime, chosen: HostInterpreter): string {
   const dir = join(rt.state.temp, '_tool', 'python', chosen.version, 'bin');
+  assertNoSymlinkEscape(rt.state.jobDir, dir);
   mkdirSync(dir, { recursive: true });
   const minor = chosen.version.split('.').slice(0, 2).join('.');
   for (const name of ['python', 'python3', `python${minor}`]) {
@@ -27,9 +48,14 @@ export const setupPython: BuiltinAction = async (rt, inputs) => {
   if ((requested === undefined || requested === '') && inputs['python-version-file'] !== undefined) {
     const file = resolve(rt.state.workspace, inputs['python-version-file']);
     if (!existsSync(file)) return failStep(rt, `The specified python version file at: ${file} doesn't exist.`);
-    requested = readFileSync(file, 'utf8').split('\n')[0]?.trim();
+    try {
+      requested = readJobFile(rt.state.jobDir, file, 64 * 1024).split('\n')[0]?.trim();
+    } catch (error) {
+      if (isAppError(error)) return failStep(rt, error.message);
+      throw error;
+    }
   }
-  const pathDirs = (rt.env.PATH ?? '').split(delimiter).filter((d) => d !== '');
+  const pathDirs = probeDirs(rt);
   const found = await findPythons(pathDirs, rt.input.pythonVersionsDirs);
   const wanted = requested === undefined || requested === '' ? undefined : requested;
   const chosen = wanted === undefined ? found[0] : found.find((f) => versionSatisfies(f.version, wanted));
@@ -53,7 +79,7 @@ export const setupPython: BuiltinAction = async (rt, inputs) => {
 
 export const setupNode: BuiltinAction = async (rt, inputs) => {
   const requested = inputs['node-version'];
-  const pathDirs = (rt.env.PATH ?? '').split(delimiter).filter((d) => d !== '');
+  const pathDirs = probeDirs(rt);
   const found = await findNodes(pathDirs);
   const chosen = requested === undefined || requested === '' ? found[0] : found.find((f) => versionSatisfies(f.version, requested));
   if (chosen === undefined) {

@@ -1,13 +1,13 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StepOutcome } from '../../domain/ci-events.js';
-import { isAppError } from '../../errors.js';
+import { isAppError, permanent } from '../../errors.js';
 import { hashFiles } from '../artifacts.js';
-import { runBuiltinAction } from '../builtin-actions/index.js';
 import { writeEventFile } from '../event-payload/index.js';
 import type { EvalEnv } from '../expressions.js';
 import { evaluateCondition, interpolate } from '../expressions.js';
 import { JobLog } from '../log-writer.js';
+import { hostLauncher } from '../sandbox/index.js';
 import type { JobResult } from '../types.js';
 import type { StepDef } from '../workflow-model.js';
 import { buildContexts, defaultVariables } from './contexts.js';
@@ -15,6 +15,7 @@ import type { JobInput, JobState } from './job-state.js';
 import { killOrphans, runScript } from './run-script.js';
 import type { StepExecution, StepRuntime } from './step-runtime.js';
 import { createFileCommands } from './step-runtime.js';
+import { runBuiltinInSandbox, setUpSandbox } from './sandbox-setup.js';
 
 const stringify = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
@@ -56,10 +57,11 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   mkdirSync(workspace, { recursive: true });
   mkdirSync(join(temp, '_runner_file_commands'), { recursive: true });
   writeEventFile(temp, input.event);
-  const log = new JobLog({ path: input.logPath, capBytes: input.outputCapBytes, now });
+  const log = new JobLog({ path: input.logPath, capBytes: input.outputCapBytes, now, masks: input.secretValues });
   const state: JobState = {
     log, workspace, temp, addedEnv: {}, addedPath: [], steps: {}, annotations: [], summary: '',
     status: { failed: false, cancelled: false }, postSteps: [], pids: [],
+    jobDir: input.jobDir, launcher: hostLauncher(input.sandbox), sandbox: null, sandboxEnv: {}, infraError: null,
   };
   const iso = (): string => now().toISOString();
   const startedAt = iso();
@@ -102,6 +104,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       setupError = error.message;
     }
   }
+  if (setupError === null) setupError = await setUpSandbox(input, state, workspace);
   for (const reason of job.unsupported.slice(1)) log.line(`##[error]${reason}`);
   if (setupError !== null) {
     log.line(`##[error]${setupError}`);
@@ -138,6 +141,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   } catch (error) {
     // an executor fault (not a step failure): leave no process behind, then let the run report it
     killOrphans(state.pids);
+    await state.sandbox?.stop().catch(() => undefined);
     log.close();
     throw error;
   } finally {
@@ -170,13 +174,15 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   }
   log.forceLine('Cleaning up orphan processes');
   killOrphans(state.pids);
+  await state.sandbox?.stop();
   log.close();
   const completedAt = iso();
   steps.push({ number: steps.length + 1, name: 'Complete job', status: 'completed', conclusion: 'success', startedAt: completeStart, completedAt });
   const conclusion = state.status.cancelled ? 'cancelled' : state.status.failed || setupError !== null ? 'failure' : 'success';
   return {
     id: input.jobId, key: job.key, name: input.name, matrix: input.matrix, conclusion, timedOut, steps,
-    logPath: input.logPath, annotations: state.annotations, outputs, summary: state.summary, startedAt, completedAt,
+    logPath: input.logPath, annotations: state.annotations, outputs, summary: log.mask(state.summary), startedAt, completedAt,
+    ...(state.infraError !== null ? { infraError: state.infraError } : {}),
   };
 }
 
@@ -208,6 +214,7 @@ async function runStep(
   Object.assign(outcome, { status: 'in_progress', startedAt: iso() });
   await publish();
   const files = createFileCommands(state.temp);
+  for (const file of Object.values(files)) state.sandbox?.ownFile(file);
   const rt: StepRuntime = {
     input, state, number: outcome.number, name: outcome.name, env: {}, displayEnv: {}, outputs: {},
     signal: state.status.cancelled ? AbortSignal.timeout(input.cancelGraceMs) : signal, timeoutMs: Number.POSITIVE_INFINITY, files, stopToken: null,
@@ -220,7 +227,7 @@ async function runStep(
     outcome.name = rt.name;
     const stepEnv = evaluateEnvMap(step.env, baseEnv, (env) => evalEnv(input, state, { ...env }));
     const displayEnv = { ...baseEnv, ...stepEnv };
-    const merged = { ...input.baseEnv, ...input.extraEnv, ...defaultVariables(input, state, files), ...displayEnv };
+    const merged = { ...input.baseEnv, ...input.extraEnv, ...state.sandboxEnv, ...defaultVariables(input, state, files), ...displayEnv };
     merged.PATH = [...state.addedPath, merged.PATH ?? ''].filter((p) => p !== '').join(':');
     rt.env = merged;
     rt.displayEnv = displayEnv;
@@ -228,13 +235,18 @@ async function runStep(
     continueOnError = flag(step.continueOnError, stepEv);
     rt.timeoutMs = minutesToMs(step.timeoutMinutes, stepEv, Number.POSITIVE_INFINITY);
     timeoutMinutes = rt.timeoutMs / 60_000;
+    if (state.sandbox !== null && !state.sandbox.alive()) {
+      const message = 'The step sandbox of this job ended unexpectedly; the step cannot run.';
+      state.infraError ??= { reason: 'sandbox_failed', message, stepNumber: outcome.number };
+      throw permanent('sandbox_lost', message);
+    }
     if (step.run !== undefined) {
       const wd = step.workingDirectory ?? input.job.defaults.workingDirectory ?? input.workflow.defaults.workingDirectory;
       const shell = step.shell ?? input.job.defaults.shell ?? input.workflow.defaults.shell;
       execution = await runScript(rt, interpolate(step.run, stepEv), shell, wd === undefined ? undefined : interpolate(wd, stepEv));
     } else {
       const inputs = Object.fromEntries(Object.entries(step.with).map(([k, v]) => [k, interpolate(stringify(v), stepEv)]));
-      execution = await runBuiltinAction(rt, step.uses ?? '', inputs);
+      execution = await runBuiltinInSandbox(rt, step.uses ?? '', inputs);
     }
   } catch (error) {
     if (!isAppError(error)) throw error;

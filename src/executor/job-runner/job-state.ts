@@ -4,6 +4,7 @@ import type { EventPayload } from '../event-payload/index.js';
 import type { ContextValue, StatusState } from '../expressions.js';
 import type { JobLog } from '../log-writer.js';
 import type { MatrixCombo } from '../matrix.js';
+import type { JobSandbox, SandboxRunPlan, StepLauncher } from '../sandbox/index.js';
 import type { ArtifactResult, Annotation } from '../types.js';
 import type { JobDef, WorkflowDef } from '../workflow-model.js';
 
@@ -44,6 +45,11 @@ export interface JobInput {
   killGraceMs: number;
   cancelGraceMs: number;
   runnerName: string;
+  /** The run's sandbox decision, and what each job hides from and shows to its steps. */
+  sandbox: SandboxRunPlan;
+  sandboxPaths: { hide: string[]; readOnly: string[]; gitSafeDirectories: string[] };
+  /** Masked in the job log from the first line on. */
+  secretValues: string[];
   /** Aborted when the run is cancelled or a fail-fast sibling failed. */
   signal: AbortSignal;
   logger: Logger;
@@ -68,4 +74,13 @@ export interface JobState {
   /** Post-job actions (e.g. checkout's "Post" step), in registration order. */
   postSteps: Array<{ name: string; lines: string[] }>;
   pids: number[];
+  jobDir: string;
+  /** How step commands are started and watched (namespaces or the host, rlimits). */
+  launcher: StepLauncher;
+  /** The job's namespaces; null when steps run on the host. */
+  sandbox: JobSandbox | null;
+  /** Variables the sandbox sets for steps (HOME inside the job directory, ~/.local/bin on PATH). */
+  sandboxEnv: Record<string, string>;
+  /** The first platform failure of the job (sandbox, resource limit): reported as JobResult.infraError. */
+  infraError: { reason: string; message: string; stepNumber: number } | null;
 }

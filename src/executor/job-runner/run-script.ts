@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import type { LimitName } from '../sandbox/index.js';
+import { LIMIT_REASONS, limitMessage, limitOfFailure } from '../sandbox/index.js';
 import { killGroup, spawnProcess } from '../spawn-process.js';
+import { hostView } from './host-view.js';
+import { watchStep } from './step-watchdog.js';
 import type { StepRuntime, StepExecution } from './step-runtime.js';
 import { applyFileCommands, handleOutputLine } from './step-runtime.js';
 
@@ -85,29 +89,38 @@ export async function runScript(
   writeFileSync(scriptPath, script);
   logHeader(rt, script, command.display);
   const cwd = workingDirectory === undefined ? rt.state.workspace : isAbsolute(workingDirectory) ? workingDirectory : resolve(rt.state.workspace, workingDirectory);
-  if (!existsSync(cwd)) {
+  if (!existsSync(hostView(rt.state, cwd))) {
     log.line(
       `##[error]An error occurred trying to start process '${command.file}' with working directory '${cwd}'. No such file or directory`,
     );
     return { outcome: 'failure', timedOut: false };
   }
+  const launched = rt.state.launcher.command(command.file, command.args, cwd);
+  const watch = watchStep(rt.state.launcher);
   const result = await spawnProcess({
-    file: command.file,
-    args: command.args,
-    cwd,
+    file: launched.file,
+    args: launched.args,
+    cwd: launched.cwd,
     env: rt.env,
     timeoutMs: rt.timeoutMs,
     signal: rt.signal,
     killGraceMs: rt.input.killGraceMs,
     onLine: (line) => handleOutputLine(rt, line),
-    onSpawn: (pid) => rt.state.pids.push(pid),
+    onBytes: (bytes) => watch.output(bytes),
+    onSpawn: (pid) => {
+      rt.state.pids.push(pid);
+      watch.started(pid);
+    },
   });
+  const { breach, near } = await watch.finish();
   rmSync(scriptPath, { force: true });
   const filesOk = applyFileCommands(rt);
   if (result.spawnError !== null) {
     log.line(`##[error]${result.spawnError}`);
     return { outcome: 'failure', timedOut: false };
   }
+  const limit = breach ?? (result.exitCode !== 0 && !result.cancelled && !result.timedOut ? limitOfFailure(result.exitCode, near) : null);
+  if (limit !== null) reportLimit(rt, limit);
   if (result.cancelled) {
     log.line('##[error]The operation was canceled.');
     return { outcome: 'cancelled', timedOut: false };
@@ -122,6 +135,14 @@ export async function runScript(
     return { outcome: 'failure', timedOut: false };
   }
   return { outcome: filesOk ? 'success' : 'failure', timedOut: false };
+}
+
+/** Logs (past the log cap too) and records a resource limit the step hit: the job's failure is the platform's. */
+function reportLimit(rt: StepRuntime, limit: LimitName): void {
+  const message = limitMessage(limit, rt.state.launcher.limits);
+  rt.state.log.forceLine(`##[error]${message}`);
+  rt.state.annotations.push({ level: 'error', message, stepNumber: rt.number });
+  rt.state.infraError ??= { reason: LIMIT_REASONS[limit], message, stepNumber: rt.number };
 }
 
 /** Kills every process group the job started (GitHub's "Cleaning up orphan processes"). */

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAppError } from '../../errors.js';
 import { parseKeyValueFile, parsePathFile } from '../env-files.js';
+import { readJobFile } from '../sandbox/index.js';
 import { parseWorkflowCommand } from '../workflow-commands.js';
 import type { Annotation } from '../types.js';
 import type { JobInput, JobState } from './job-state.js';
@@ -70,8 +71,8 @@ export function handleOutputLine(rt: StepRuntime, line: string): void {
     const assignNum = (key: 'line' | 'endLine' | 'col' | 'endColumn', value: number | undefined): void => {
       if (value !== undefined) annotation[key] = value;
     };
-    assign('file', properties.file);
-    assign('title', properties.title);
+    assign('file', properties.file === undefined ? undefined : log.mask(properties.file));
+    assign('title', properties.title === undefined ? undefined : log.mask(properties.title));
     assignNum('line', toInt(properties.line));
     assignNum('endLine', toInt(properties.endLine));
     assignNum('col', toInt(properties.col));
@@ -105,22 +106,29 @@ export function handleOutputLine(rt: StepRuntime, line: string): void {
   log.line(line);
 }
 
+/** Largest environment file the executor reads back. */
+const FILE_COMMAND_MAX_BYTES = 64 * 1024 * 1024;
+
 /**
  * Applies the step's environment files (GITHUB_ENV, GITHUB_OUTPUT, GITHUB_PATH, GITHUB_STEP_SUMMARY).
- * Returns false (after logging an error) when one of them is malformed: the step then fails.
+ * Returns false (after logging an error) when one of them is malformed: the step then fails. The files are read
+ * without following links and only when regular: a step cannot make the executor read anything else.
  */
 export function applyFileCommands(rt: StepRuntime): boolean {
-  const read = (path: string): string => (existsSync(path) ? readFileSync(path, 'utf8') : '');
+  const read = (path: string): string => readJobFile(null, path, FILE_COMMAND_MAX_BYTES);
+  let path: string;
+  let summary: string;
   try {
     for (const [k, v] of parseKeyValueFile(read(rt.files.env), 'GITHUB_ENV')) rt.state.addedEnv[k] = v;
     for (const [k, v] of parseKeyValueFile(read(rt.files.output), 'GITHUB_OUTPUT')) rt.outputs[k] = v;
+    path = read(rt.files.path);
+    summary = read(rt.files.summary);
   } catch (error) {
     if (!isAppError(error)) throw error;
     rt.state.log.line(`##[error]${error.message}`);
     return false;
   }
-  for (const dir of parsePathFile(read(rt.files.path))) rt.state.addedPath.unshift(dir);
-  const summary = read(rt.files.summary);
+  for (const dir of parsePathFile(path)) rt.state.addedPath.unshift(dir);
   if (summary !== '') rt.state.summary += summary.endsWith('\n') ? summary : `${summary}\n`;
   return true;
 }

@@ -8,6 +8,7 @@ import { resolveDispatchInputs } from '../dispatch-inputs.js';
 import type { ResolvedDispatchInputs } from '../dispatch-inputs.js';
 import { buildEventPayload } from '../event-payload/index.js';
 import { inlineReusableWorkflows } from '../reusable-workflows.js';
+import { DEFAULT_SANDBOX_SETTINGS, planSandbox } from '../sandbox/index.js';
 import type { ArtifactResult, JobResult, RunWorkflowOptions, RunWorkflowResult } from '../types.js';
 import type { WorkflowDef } from '../workflow-model.js';
 import { parseWorkflow } from '../workflow-model.js';
@@ -87,6 +88,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
     gitDir: options.repo.gitDir, fullName: options.repo.fullName, sha: options.sha, ref: options.ref, eventName: options.eventName ?? 'push',
     workflowPath: options.workflow.path, htmlBaseUrl: options.htmlBaseUrl, dispatchInputs: dispatch?.event ?? null, now,
   });
+  const sandbox = await planSandbox(options.sandbox ?? DEFAULT_SANDBOX_SETTINGS, options.logger);
   const pool = semaphore(Math.max(1, options.maxParallelJobs ?? 4));
   const done = new Map<string, KeyOutcome>();
   const started = new Set<string>();
@@ -95,6 +97,8 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
   const context = {
     options, workflow, runDir, artifacts, baseEnv, runnerName, now, signal, pool, emit, event, inputs: dispatch?.context ?? {},
     pythonVersionsDirs: options.pythonVersionsDirs ?? [join(home, '.pyenv', 'versions')],
+    sandbox, secretValues: options.secretValues ?? [],
+    hiddenPaths: [options.workRoot, options.logsDir, options.artifactsDir, ...(options.sandbox ?? DEFAULT_SANDBOX_SETTINGS).hiddenPaths],
   };
   try {
     while (done.size < workflow.jobs.length) {

@@ -1,6 +1,7 @@
 import type { CiEvent } from '../../domain/ci-events.js';
 import type { EventPayload } from '../event-payload/index.js';
 import type { ContextValue } from '../expressions.js';
+import type { SandboxRunPlan } from '../sandbox/index.js';
 import type { ArtifactResult, RunWorkflowOptions } from '../types.js';
 import type { WorkflowDef } from '../workflow-model.js';
 
@@ -47,6 +48,10 @@ export type RunContext = {
   pool: ReturnType<typeof semaphore>;
   emit: (event: CiEvent) => Promise<void>;
   pythonVersionsDirs: string[];
+  sandbox: SandboxRunPlan;
+  /** Paths hidden from every job's steps (the run's work, log and artifact directories, the configured ones). */
+  hiddenPaths: string[];
+  secretValues: string[];
   /** `github.event` of every job (the triggering event's webhook payload). */
   event: EventPayload;
   /** The `inputs` context of the workflow's own jobs: typed `workflow_dispatch` inputs, empty for other events. */

@@ -11,6 +11,7 @@ import type { JobResult } from '../types.js';
 import type { JobDef } from '../workflow-model.js';
 import type { KeyOutcome, RunContext } from './run-context.js';
 import { runUrl } from './run-context.js';
+import { sandboxPaths } from './sandbox-paths.js';
 
 function notRun(ctx: RunContext, job: JobDef, conclusion: 'skipped' | 'cancelled'): JobResult {
   return {
@@ -99,6 +100,7 @@ export async function runKey(ctx: RunContext, job: JobDef, done: Map<string, Key
           baseEnv: ctx.baseEnv, extraEnv: options.env ?? {}, pythonVersionsDirs: ctx.pythonVersionsDirs,
           artifactsDir: options.artifactsDir, artifacts: ctx.artifacts, killGraceMs: options.killGraceMs ?? 2000,
           cancelGraceMs: options.cancelGraceMs ?? 300_000,
+          sandbox: ctx.sandbox, sandboxPaths: sandboxPaths(ctx), secretValues: ctx.secretValues,
           runnerName: ctx.runnerName, signal: failFast.signal, logger: options.logger, now: ctx.now,
           onStepsChanged: async (steps) => {
             if (announced) return;

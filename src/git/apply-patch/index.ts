@@ -38,6 +38,8 @@ export interface ApplyPatchOptions {
   patch: string | Buffer;
   /** Globs (picomatch, dotfiles matched) whose changes by the patch are reverted to the base. */
   protectedPaths?: readonly string[];
+  /** Exact paths whose changes by the patch are reverted to the base, like protected globs (decided by the caller). */
+  revertPaths?: readonly string[];
   /** Files installed after the patch and the protected-path revert. */
   overrides?: readonly FileOverride[];
   identity: CommitIdentity;
@@ -57,7 +59,7 @@ export type ApplyResult =
     treeSha: string;
     /** Paths changed by the commit against the base (rename detection on). */
     changes: TreeChange[];
-    /** Paths the patch changed under protected globs, restored to the base. */
+    /** Paths the patch changed under protected globs or in `revertPaths`, restored to the base. */
     revertedFiles: string[];
     /** Override paths the patch also changed (the override won). */
     overriddenPatchedPaths: string[];
@@ -109,7 +111,8 @@ export async function applyPatch(options: ApplyPatchOptions): Promise<ApplyResul
 
     const changedPaths = [...patchStates.keys()];
     const isProtected = picomatch([...(options.protectedPaths ?? [])], { dot: true });
-    const revertedFiles = (options.protectedPaths ?? []).length === 0 ? [] : changedPaths.filter((p) => isProtected(p)).sort();
+    const revertSet = new Set(options.revertPaths ?? []);
+    const revertedFiles = changedPaths.filter((p) => revertSet.has(p) || ((options.protectedPaths ?? []).length > 0 && isProtected(p))).sort();
     const overridePaths = new Set((options.overrides ?? []).map((o) => o.path));
     const overriddenPatchedPaths = changedPaths.filter((p) => overridePaths.has(p)).sort();
 

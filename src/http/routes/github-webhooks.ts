@@ -6,6 +6,7 @@ import { verifyWebhookSignature } from '../../github/index.js';
 import type { Queues } from '../../queue/index.js';
 import type { AppDeps, RouteRegistrar } from '../app.js';
 import { errorBody } from '../error-handler.js';
+import { storableText, textProblem } from '../../util/input-hygiene.js';
 
 /** The intake's group-commit limits (see createDeliveryRecorder) are passed through. */
 export interface GithubWebhookRouteOptions extends Pick<DeliveryRecorderOptions, 'maxBatch' | 'maxInFlight'> {
@@ -17,7 +18,10 @@ export interface GithubWebhookRouteOptions extends Pick<DeliveryRecorderOptions,
 }
 
 const header = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
-const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+/** Longest text column value taken from a payload (GitHub's names are far shorter). */
+const MAX_TEXT = 1024;
+/** A payload string fit for a TEXT column: NUL removed, lone surrogates replaced, bounded (the payload itself is kept as bytes). */
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? storableText(value).slice(0, MAX_TEXT) : null);
 const MAX_BIGINT = 9_223_372_036_854_775_807n;
 /** A GitHub id as Postgres BIGINT, or null when it is not a non-negative integer in range. */
 const bigintOrNull = (value: unknown): bigint | null => {
@@ -52,7 +56,7 @@ export function githubWebhookRoutes(options: GithubWebhookRouteOptions): RouteRe
         }
         const event = header(request.headers['x-github-event']);
         const guid = header(request.headers['x-github-delivery']);
-        if (event === undefined || guid === undefined || guid.length === 0 || guid.length > 200) {
+        if (event === undefined || guid === undefined || guid.length === 0 || guid.length > 200 || textProblem(guid) !== null) {
           return reply.code(400).send(errorBody('invalid_delivery', 'X-GitHub-Event and X-GitHub-Delivery are required'));
         }
         let parsed: unknown;
@@ -65,7 +69,7 @@ export function githubWebhookRoutes(options: GithubWebhookRouteOptions): RouteRe
         const payload = parsed as Record<string, unknown>;
         const delivery: NewDelivery = {
           id: guid,
-          event,
+          event: storableText(event).slice(0, MAX_TEXT),
           action: stringOrNull(payload.action),
           hookId: bigintOrNull(header(request.headers['x-github-hook-id'])),
           installationId: bigintOrNull((payload.installation as { id?: unknown } | undefined)?.id),

@@ -1,12 +1,14 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { canReadGroundTruth } from '../../auth/principal.js';
 import { importInstanceRows, importInstances } from '../../catalog/import-instances.js';
 import { asyncBufferFromBytes, readParquetRows } from '../../catalog/read-parquet.js';
 import { ERROR_TYPES, normalizeErrorType } from '../../domain/error-types.js';
 import { INSTANCE_HEALTH } from '../../domain/states.js';
 import { invalidInput, notFound } from '../../errors.js';
 import type { AppDeps } from '../app.js';
+import { principalOf } from '../auth.js';
 import { parseInput } from '../validate.js';
 import { startRevalidation } from '../../revalidation/service.js';
 import { instanceSummaryView, instanceView } from '../views.js';
@@ -15,6 +17,9 @@ const importQuery = z.object({
   upstreamOwner: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a GitHub account name').optional(),
   dataset: z.string().max(100).optional(),
 });
+
+const idParams = z.object({ id: z.string().min(1).max(200) });
+const publicBody = z.object({ public: z.boolean() }).strict();
 
 const listQuery = z.object({
   repo: z.string().regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?$/, 'must be owner or owner/name').optional(),
@@ -53,8 +58,9 @@ export function instanceRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
   );
 
-  app.get('/v1/instances', { schema: { tags: ['instances'], summary: 'List instances (filters: repo, label, status; cursor pagination)', querystring: z.toJSONSchema(listQuery) } }, async (request) => {
+  app.get('/v1/instances', { schema: { tags: ['instances'], summary: 'List instances (filters: repo, label, status; cursor pagination); `shaSuccess` only where the ground truth is readable', querystring: z.toJSONSchema(listQuery) } }, async (request) => {
     const query = parseInput(listQuery, request.query, 'query');
+    const principal = principalOf(request);
     const label = query.label === undefined ? undefined : normalizeErrorType(query.label);
     if (query.label !== undefined && label === undefined) {
       throw invalidInput('invalid_request', `query.label: "${query.label}" is not one of the 12 error types (${ERROR_TYPES.join(', ')})`);
@@ -68,15 +74,38 @@ export function instanceRoutes(app: FastifyInstance, deps: AppDeps): void {
     });
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
-    return { items: page.map(instanceSummaryView), nextCursor: rows.length > query.limit && last !== undefined ? last.id : null };
+    return { items: page.map((row) => instanceSummaryView(row, canReadGroundTruth(principal, row) ? 'visible' : 'hidden')), nextCursor: rows.length > query.limit && last !== undefined ? last.id : null };
   });
 
-  app.get('/v1/instances/:id', { schema: { tags: ['instances'], summary: 'One instance, with its workflow, ground truth and logs' } }, async (request) => {
-    const { id } = parseInput(z.object({ id: z.string().min(1).max(200) }), request.params, 'params');
-    const instance = await deps.repos.instances.get(id);
-    if (instance === null) throw notFound('instance', id);
-    return instanceView(instance);
-  });
+  app.get(
+    '/v1/instances/:id',
+    {
+      schema: {
+        tags: ['instances'],
+        summary: 'One instance, with its workflow, ground truth and logs',
+        description:
+          'The ground truth (`diff`, `changedFiles`, `shaSuccess`, `oracleSha`, `subtasks`) and the stored `logs` are in the answer for operators and for public instances; otherwise they are left out and `groundTruth` is `"hidden"`.',
+      },
+    },
+    async (request) => {
+      const { id } = parseInput(idParams, request.params, 'params');
+      const instance = await deps.repos.instances.get(id);
+      if (instance === null) throw notFound('instance', id);
+      return instanceView(instance, canReadGroundTruth(principalOf(request), instance) ? 'visible' : 'hidden');
+    },
+  );
+
+  app.patch(
+    '/v1/instances/:id',
+    { config: { auth: 'operator' }, schema: { tags: ['instances'], summary: 'Mark an instance public (its ground truth and stored logs readable by submitters) or not: `{ "public": boolean }`', body: z.toJSONSchema(publicBody) } },
+    async (request) => {
+      const { id } = parseInput(idParams, request.params, 'params');
+      const body = parseInput(publicBody, request.body, 'body');
+      const instance = await deps.repos.instances.setPublic(id, body.public);
+      if (instance === null) throw notFound('instance', id);
+      return instanceView(instance, 'visible');
+    },
+  );
 }
 
 export function revalidationRoutes(app: FastifyInstance, deps: AppDeps): void {

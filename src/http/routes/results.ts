@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { canReadGroundTruth } from '../../auth/principal.js';
+import { submissionWithReadableLogs } from '../../auth/visibility.js';
 import { segmentLogs, type SegmentLogInput } from '../../classify/index.js';
-import { notFound } from '../../errors.js';
+import { invalidInput, notFound } from '../../errors.js';
 import { latestRun } from '../../pipeline/finalize.js';
 import type { LogStore } from '../../storage/log-store.js';
 import type { AppDeps } from '../app.js';
+import { principalOf } from '../auth.js';
 import { parseInput } from '../validate.js';
 
 const submissionParams = z.object({ id: z.uuid('must be a submission id (UUID)') });
@@ -17,9 +20,9 @@ const segmentQuery = z.object({
 /** Per-job results and the log segments a repair agent needs (`GET …/logs/segments?budget=<tokens>`). */
 export function resultRoutes(logStore: LogStore) {
   return (app: FastifyInstance, deps: AppDeps): void => {
-    app.get('/v1/submissions/:id/jobs', { schema: { tags: ['submissions'], summary: 'Workflow runs (attempts), jobs, steps and failure labels with evidence' } }, async (request) => {
+    app.get('/v1/submissions/:id/jobs', { schema: { tags: ['submissions'], summary: "Workflow runs (attempts), jobs, steps and failure labels with evidence (another token's submission is 404)" } }, async (request) => {
       const { id } = parseInput(submissionParams, request.params, 'params');
-      if ((await deps.repos.submissions.getSummary(id)) === null) throw notFound('submission', id);
+      await submissionWithReadableLogs(deps.repos, principalOf(request), id);
       const runs = await deps.repos.ci.runsOf(id);
       return {
         runs: await Promise.all(
@@ -28,12 +31,17 @@ export function resultRoutes(logStore: LogStore) {
             attempt: run.runAttempt,
             status: run.status,
             conclusion: run.conclusion,
+            outcome: run.outcome,
+            outcomeReason: run.outcomeReason,
             htmlUrl: run.htmlUrl,
             jobs: (await deps.repos.ci.jobsOfRun(run.id)).map((job) => ({
               jobId: job.githubJobId.toString(),
               name: job.name,
               status: job.status,
               conclusion: job.conclusion,
+              outcome: job.outcome,
+              outcomeReason: job.outcomeReason,
+              outcomeEvidence: job.outcomeEvidence,
               failedStep: job.failedStep,
               startedAt: job.startedAt,
               completedAt: job.completedAt,
@@ -48,11 +56,11 @@ export function resultRoutes(logStore: LogStore) {
 
     app.get(
       '/v1/submissions/:id/logs/segments',
-      { schema: { tags: ['submissions'], summary: "The failing jobs' logs reduced to a token budget: noise removed, windows around the evidence, most recent failures first" } },
+      { schema: { tags: ['submissions'], summary: "The failing jobs' logs reduced to a token budget: noise removed, windows around the evidence, most recent failures first (another token's submission is 404)" } },
       async (request) => {
         const { id } = parseInput(submissionParams, request.params, 'params');
         const query = parseInput(segmentQuery, request.query, 'query');
-        if ((await deps.repos.submissions.getSummary(id)) === null) throw notFound('submission', id);
+        await submissionWithReadableLogs(deps.repos, principalOf(request), id);
         const run = latestRun(await deps.repos.ci.runsOf(id));
         const logs: SegmentLogInput[] = [];
         if (run !== undefined) {
@@ -68,11 +76,12 @@ export function resultRoutes(logStore: LogStore) {
       },
     );
 
-    app.get('/v1/instances/:id/logs/segments', { schema: { tags: ['instances'], summary: "The instance's stored failure logs reduced to a token budget" } }, async (request) => {
+    app.get('/v1/instances/:id/logs/segments', { schema: { tags: ['instances'], summary: "The instance's stored failure logs reduced to a token budget (operators, or any token when the instance is public; 404 otherwise)" } }, async (request) => {
       const { id } = parseInput(instanceParams, request.params, 'params');
       const query = parseInput(segmentQuery, request.query, 'query');
       const instance = await deps.repos.instances.get(id);
       if (instance === null) throw notFound('instance', id);
+      if (!canReadGroundTruth(principalOf(request), instance)) throw invalidInput('not_found', `instance ${id} has no stored logs you may read: they are operator-only unless the instance is public`, undefined, 404);
       const stored = Array.isArray(instance.logs) ? (instance.logs as { step_name?: string; log?: string }[]) : [];
       const logs = stored.filter((entry) => typeof entry.log === 'string').map((entry) => ({ jobName: entry.step_name ?? 'job', text: entry.log ?? '' }));
       const result = await segmentLogs({ logs: logs.reverse(), budgetTokens: query.budget, ...(query.context !== undefined ? { contextLines: query.context } : {}) });

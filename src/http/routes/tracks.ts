@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { visibleRun, visibleTrack } from '../../auth/visibility.js';
 import { conflict } from '../../errors.js';
 import { renderRunTracks, renderTrack, TRACK_FORMATS, type TrackService } from '../../tracks/index.js';
-import type { RouteRegistrar } from '../app.js';
+import type { AppDeps, RouteRegistrar } from '../app.js';
+import { principalOf } from '../auth.js';
 import { parseInput } from '../validate.js';
 
 const createBody = z.object({ instanceId: z.string().min(1).max(200), runId: z.uuid().optional() });
@@ -13,12 +15,14 @@ const instanceParams = z.object({ id: z.string().min(1).max(200) });
 const formats = 'format: json (default), markdown, csv or table (a terminal table); the tables come from one model, CSV without the notes.';
 const testSetBody = z.object({ baseSubmissionId: z.uuid(), oracleSubmissionId: z.uuid() }).optional();
 
-/** SWE-CI multi-round tracks. Built by the composition root with its track service. */
+/** SWE-CI multi-round tracks. Built by the composition root with its track service. A track belongs to the token that started it; another token's track or run is 404. */
 export function trackRoutes(tracks: TrackService): RouteRegistrar {
-  return (app: FastifyInstance) => {
-    app.post('/v1/tracks', { schema: { tags: ['tracks'], summary: 'Start a SWE-CI track on an instance with an oracle commit', body: z.toJSONSchema(createBody) } }, async (request, reply) => {
+  return (app: FastifyInstance, deps: AppDeps) => {
+    app.post('/v1/tracks', { schema: { tags: ['tracks'], summary: "Start a SWE-CI track on an instance with an oracle commit (owned by the calling token; a runId the caller does not own is 404)", body: z.toJSONSchema(createBody) } }, async (request, reply) => {
       const body = parseInput(createBody, request.body, 'body');
-      return reply.code(201).send(await tracks.create(body));
+      const principal = principalOf(request);
+      if (body.runId !== undefined) await visibleRun(deps.repos, principal, body.runId);
+      return reply.code(201).send(await tracks.create({ ...body, ownerTokenId: principal.tokenId }));
     });
 
     app.post(
@@ -27,6 +31,7 @@ export function trackRoutes(tracks: TrackService): RouteRegistrar {
       async (request, reply) => {
         const { id } = parseInput(idParams, request.params, 'params');
         const { patch } = parseInput(roundBody, request.body, 'body');
+        await visibleTrack(deps.repos, principalOf(request), id);
         return reply.code(202).send(await tracks.submitRound(id, patch));
       },
     );
@@ -37,6 +42,7 @@ export function trackRoutes(tracks: TrackService): RouteRegistrar {
       async (request, reply) => {
         const { id } = parseInput(idParams, request.params, 'params');
         const { gamma, format } = parseInput(getQuery, request.query, 'query');
+        await visibleTrack(deps.repos, principalOf(request), id);
         const view = await tracks.get(id, { gamma });
         if (format === 'json') return view;
         const rendered = renderTrack(view, format);
@@ -50,6 +56,7 @@ export function trackRoutes(tracks: TrackService): RouteRegistrar {
       async (request, reply) => {
         const { id } = parseInput(z.object({ id: z.uuid('must be a run id (UUID)') }), request.params, 'params');
         const { gamma, format } = parseInput(getQuery, request.query, 'query');
+        await visibleRun(deps.repos, principalOf(request), id);
         const summary = await tracks.runSummary(id, { gamma });
         if (format === 'json') return summary;
         const rendered = renderRunTracks(summary, format);

@@ -1,5 +1,8 @@
 export {
   NOT_REPAIRED_REASONS,
+  NOT_EVALUATED,
+  REPAIR_FAILURES,
+  type NotEvaluatedReason,
   type CiInstance,
   type CiSubmissionOutcome,
   type CiRunInput,
@@ -13,4 +16,4 @@ export { summarizeRun, type CiRunSummary } from './run-summary.js';
 export { byErrorType, byRepository, type TypeRow, type RepoRow } from './breakdowns.js';
 export { observedTypes, type ObservedTypes, type TypeCounts } from './observed-types.js';
 export { compareRuns, type PairedComparison } from './paired.js';
-export { buildCiRepairReport, type CiRepairReport, type CiRepairReportOptions, type InstanceRow } from './report.js';
+export { buildCiRepairReport, RATE_DEFINITIONS, type CiRepairReport, type CiRepairReportOptions, type InstanceRow } from './report.js';

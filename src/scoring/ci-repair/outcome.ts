@@ -1,21 +1,35 @@
-import { isTerminal } from '../../domain/states.js';
+import { isTerminal, type Outcome } from '../../domain/states.js';
 import type { CiSubmissionOutcome, InstanceOutcome } from './types.js';
+
+/** What each recorded outcome means for scoring (publish failures are infra errors). */
+const BY_OUTCOME: Record<Outcome, InstanceOutcome> = {
+  passed: 'passed',
+  failed: 'failed',
+  patch_failed: 'patch_failed',
+  infra_error: 'infra_error',
+  no_run: 'no_run',
+  cancelled: 'cancelled',
+  timed_out: 'timed_out',
+};
 
 /**
  * Classifies an instance's latest submission (or its absence):
  * - none → `no_submission`; a non-terminal state → `pending`;
- * - a terminal error state (patch_failed, publish_failed, no_run, timed_out, cancelled, infra_error) → that state,
- *   whatever the verdict;
- * - `completed` → its verdict (`passed`, `failed`, `invalid`), or `pending` while no verdict is recorded.
- * Only `passed` counts as repaired.
+ * - a recorded outcome (Submission.outcome) → that outcome;
+ * - older rows without one: `publish_failed` → `infra_error`; another terminal error state (patch_failed, no_run,
+ *   timed_out, cancelled, infra_error) → that state, whatever the verdict; `completed` → its verdict (`passed`,
+ *   `failed`, `invalid`), or `pending` while no verdict is recorded.
+ * Only `passed` counts as repaired; only `failed` and `patch_failed` count as failed repairs.
  */
 export function classifyOutcome(submission: CiSubmissionOutcome | undefined): InstanceOutcome {
   if (submission === undefined) return 'no_submission';
   const { state, verdict } = submission;
   if (!isTerminal(state)) return 'pending';
+  if (submission.outcome !== undefined && submission.outcome !== null) return BY_OUTCOME[submission.outcome];
   switch (state) {
-    case 'patch_failed':
     case 'publish_failed':
+      return 'infra_error';
+    case 'patch_failed':
     case 'no_run':
     case 'timed_out':
     case 'cancelled':

@@ -7,11 +7,11 @@ import { compareRuns, type PairedComparison } from './paired.js';
 import { resolveRun } from './run-outcomes.js';
 import { summarizeRun, type CiRunSummary } from './run-summary.js';
 import { selectScope, type CiScope } from './scope.js';
-import type { CiInstance, CiRunInput, InstanceOutcome } from './types.js';
+import { NOT_EVALUATED, REPAIR_FAILURES, type CiInstance, type CiRunInput, type InstanceOutcome } from './types.js';
 
 /** Options of {@link buildCiRepairReport}. */
 export interface CiRepairReportOptions {
-  /** Score flaky and drifted instances too (default false: they are excluded and listed). */
+  /** Score flaky, drifted and unreplayable instances too (default false: they are excluded and listed). */
   includeUnhealthy?: boolean;
   /** Two-sided confidence of the Wilson intervals (default 0.95). */
   confidence?: number;
@@ -27,9 +27,18 @@ export interface InstanceRow {
   runs: { outcome: InstanceOutcome; reason: string | null; observedLabels: readonly ErrorType[] }[];
 }
 
+/** What the report's rates and outcome groups mean (also in the JSON, so every format says which rate is which). */
+export const RATE_DEFINITIONS = {
+  successRateStrict: "passed / all instances in scope × 100 (the paper's Pass@1: anything not passed counts as not repaired)",
+  successRateEvaluated: 'passed / evaluated × 100, where evaluated = passed + failed + patch_failed',
+  repairFailures: [...REPAIR_FAILURES],
+  notEvaluated: [...NOT_EVALUATED],
+} as const;
+
 /** Everything a CI-Repair-Bench report shows, for one or several runs side by side. */
 export interface CiRepairReport {
   benchmark: 'ci-repair-bench';
+  definitions: typeof RATE_DEFINITIONS;
   confidence: number;
   scope: { includeUnhealthy: boolean; instances: number; excluded: CiScope['excluded'] };
   runs: CiRunSummary[];
@@ -65,6 +74,7 @@ export function buildCiRepairReport(
   const [first, ...rest] = resolved;
   return {
     benchmark: 'ci-repair-bench',
+    definitions: RATE_DEFINITIONS,
     confidence,
     scope: { includeUnhealthy: scope.includeUnhealthy, instances: scope.instances.length, excluded: scope.excluded },
     runs: resolved.map((run) => summarizeRun(run, confidence)),

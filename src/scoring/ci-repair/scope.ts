@@ -1,8 +1,8 @@
 import type { InstanceHealth } from '../../domain/states.js';
 import type { CiInstance } from './types.js';
 
-/** Health values excluded from the default scope. */
-export const UNHEALTHY: readonly InstanceHealth[] = ['flaky', 'drifted'];
+/** Health values excluded from the default scope (`unreplayable`: its replays all end infra_error on a backend). */
+export const UNHEALTHY: readonly InstanceHealth[] = ['flaky', 'drifted', 'unreplayable'];
 
 /** The instances scored, and those left out with why. */
 export interface CiScope {

@@ -1,5 +1,5 @@
 import type { ErrorType } from '../../domain/error-types.js';
-import type { InstanceHealth, SubmissionState, Verdict } from '../../domain/states.js';
+import type { InstanceHealth, Outcome, SubmissionState, Verdict } from '../../domain/states.js';
 
 /** A CI-Repair-Bench instance as scoring needs it. */
 export interface CiInstance {
@@ -16,7 +16,9 @@ export interface CiSubmissionOutcome {
   instanceId: string;
   state: SubmissionState;
   verdict: Verdict | null;
-  /** Why (for invalid verdicts and error states), free text shown in reports. */
+  /** The submission's outcome (Submission.outcome); absent or null on rows written before outcomes existed. */
+  outcome?: Outcome | null;
+  /** Why (the outcome's reason code, or free text on older rows), shown in reports. */
   reason?: string | null;
   /** Failure types observed in the replayed jobs. */
   observedLabels: readonly ErrorType[];
@@ -31,20 +33,24 @@ export interface CiRunInput {
   submissions: readonly CiSubmissionOutcome[];
 }
 
-/** Why an instance is not repaired. */
-export const NOT_REPAIRED_REASONS = [
-  'no_submission',
-  'pending',
-  'patch_failed',
-  'publish_failed',
-  'no_run',
-  'timed_out',
-  'cancelled',
-  'infra_error',
-  'invalid',
-  'failed',
-] as const;
+/**
+ * Not repaired because of the patch: its CI steps failed (`failed`) or it does not apply (`patch_failed`). These are
+ * the only failed repairs.
+ */
+export const REPAIR_FAILURES = ['failed', 'patch_failed'] as const;
+
+/**
+ * Not evaluated: the replay said nothing about the patch. `infra_error` (the replay could not be carried out;
+ * publish failures included), `no_run`, `timed_out`, `cancelled`, `invalid` (older rows: completed without a usable
+ * verdict), `pending` (not finished yet) and `no_submission`. Never counted as failed repairs; the strict rate still
+ * counts them as not repaired.
+ */
+export const NOT_EVALUATED = ['infra_error', 'no_run', 'timed_out', 'cancelled', 'invalid', 'pending', 'no_submission'] as const;
+
+/** Why an instance is not repaired: a repair failure, or not evaluated. */
+export const NOT_REPAIRED_REASONS = [...REPAIR_FAILURES, ...NOT_EVALUATED] as const;
 export type NotRepairedReason = (typeof NOT_REPAIRED_REASONS)[number];
+export type NotEvaluatedReason = (typeof NOT_EVALUATED)[number];
 
 /** What happened to one instance in one run. */
 export type InstanceOutcome = 'passed' | NotRepairedReason;

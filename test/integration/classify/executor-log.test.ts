@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { classifyJob, labelTypes, segmentLogs } from '../../../src/classify/index.js';
 import { createFixtureRepo, runFixtureWorkflow } from '../../support/executor-fixtures.js';
+import { pythonTools } from '../../support/python-tools.js';
 
 const repo = createFixtureRepo({
   'app/__init__.py': '',
@@ -21,12 +22,12 @@ jobs:
       - name: Show tools
         run: 'echo "error: this is only a message"'
       - name: Lint
-        run: /usr/bin/flake8 app
+        run: ${pythonTools.command('flake8')} app
   test:
     runs-on: ubuntu-latest
     steps:
       - uses: actions/checkout@v4
-      - run: /usr/bin/python3 -m pytest -q tests
+      - run: ${pythonTools.python3} -m pytest -q tests
 `;
 
 describe('classifying logs written by the local executor', () => {

@@ -99,6 +99,7 @@ describe('the ci-replay CLI (real processes)', () => {
     expect(doctor.stdout).toMatch(/ok\s+postgres/);
     expect(doctor.stdout).toMatch(/ok\s+migrations/);
     expect(doctor.stdout).toMatch(/ok\s+git\s+git version/);
+    expect(doctor.stdout).toMatch(/ok\s+step sandbox\s+namespaces: the worker is root and can create pid, mount, ipc, uts and network namespaces; network /);
 
     const queued = await cli('prepare', '--instance', 'demo-lint', '--patch', patchFile);
     expect(queued.stdout).toMatch(/queued as submission [0-9a-f-]{36} \(state queued\)/);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ beforeAll(() => {
   repo = createFixtureRepo({ 'pkg/mod.py': 'X = 1\n', 'reports/a.xml': '<a/>', 'reports/nested/b.xml': '<b/>', 'reports/skip.txt': 'x' });
   // a pyenv-style directory with one "3.11.99" interpreter (a link to the host python3)
   fakePyenv = mkdtempSync(join(tmpdir(), 'exec-pyenv-'));
+  chmodSync(fakePyenv, 0o755); // readable by the sandbox's step user, as a pyenv install is
   mkdirSync(join(fakePyenv, '3.11.99', 'bin'), { recursive: true });
   symlinkSync('/usr/bin/python3', join(fakePyenv, '3.11.99', 'bin', 'python'));
 });

@@ -1,10 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CiEvent } from '../../../src/domain/ci-events.js';
 import { isAppError } from '../../../src/errors.js';
 import type { FixtureRepo } from '../../support/executor-fixtures.js';
-import { createFixtureRepo, logLines, runFixtureWorkflow } from '../../support/executor-fixtures.js';
+import { createFixtureRepo, logLines, printedFile, runFixtureWorkflow } from '../../support/executor-fixtures.js';
 
 let repo: FixtureRepo;
 beforeAll(() => {
@@ -12,8 +10,8 @@ beforeAll(() => {
 });
 afterAll(() => repo.cleanup());
 
-/** A dispatchable workflow: `flagged` runs only when inputs.flag is true; `show` writes both input views to files. */
-const workflow = (out: string): string => `
+/** A dispatchable workflow: `flagged` runs only when inputs.flag is true; `show` prints both input views (base64). */
+const workflow = (): string => `
 on:
   push:
   workflow_dispatch:
@@ -51,45 +49,41 @@ jobs:
       EVENT_INPUTS: \${{ toJSON(github.event.inputs) }}
     steps:
       - run: |
-          printf '%s' "$INPUTS" > '${out}.inputs.json'
-          printf '%s' "$EVENT_INPUTS" > '${out}.event.json'
+          echo "inputs=$(printf '%s' "$INPUTS" | base64 -w0)"
+          echo "event=$(printf '%s' "$EVENT_INPUTS" | base64 -w0)"
 `;
 
-const read = (path: string): unknown => JSON.parse(readFileSync(path, 'utf8'));
+const read = (logText: string, key: 'inputs' | 'event'): unknown => JSON.parse(printedFile(logText, key));
 
 describe('runWorkflow: workflow_dispatch inputs', () => {
   it('the inputs context holds the declared defaults with their types; github.event.inputs has them as strings', async () => {
-    const out = join(repo.root, 'defaults');
-    const { result, log } = await runFixtureWorkflow(repo, workflow(out), { eventName: 'workflow_dispatch' });
+    const { result, log } = await runFixtureWorkflow(repo, workflow(), { eventName: 'workflow_dispatch' });
     expect(result.conclusion).toBe('success');
     expect(result.jobs.map((j) => `${j.key}=${j.conclusion}`)).toEqual(['flagged=skipped', 'unflagged=success', 'show=success']);
     expect(logLines(log('unflagged'))).toContain('count gt 3=false level=info');
-    expect(read(`${out}.inputs.json`)).toEqual({ flag: false, count: 3, level: 'info', note: '', target: 'staging' });
-    expect(read(`${out}.event.json`)).toEqual({ flag: 'false', count: '3', level: 'info', note: '', target: 'staging' });
+    expect(read(log('show'), 'inputs')).toEqual({ flag: false, count: 3, level: 'info', note: '', target: 'staging' });
+    expect(read(log('show'), 'event')).toEqual({ flag: 'false', count: '3', level: 'info', note: '', target: 'staging' });
   });
 
   it('provided values override the defaults and keep their types', async () => {
-    const out = join(repo.root, 'provided');
-    const { result } = await runFixtureWorkflow(repo, workflow(out), {
+    const { result, log } = await runFixtureWorkflow(repo, workflow(), {
       eventName: 'workflow_dispatch', inputs: { flag: 'true', count: '7', level: 'debug', note: 'hi' },
     });
     expect(result.conclusion).toBe('success');
     expect(result.jobs.map((j) => `${j.key}=${j.conclusion}`)).toEqual(['flagged=success', 'unflagged=skipped', 'show=success']);
-    expect(read(`${out}.inputs.json`)).toEqual({ flag: true, count: 7, level: 'debug', note: 'hi', target: 'staging' });
-    expect(read(`${out}.event.json`)).toEqual({ flag: 'true', count: '7', level: 'debug', note: 'hi', target: 'staging' });
+    expect(read(log('show'), 'inputs')).toEqual({ flag: true, count: 7, level: 'debug', note: 'hi', target: 'staging' });
+    expect(read(log('show'), 'event')).toEqual({ flag: 'true', count: '7', level: 'debug', note: 'hi', target: 'staging' });
   });
 
   it('a push run of the same workflow has an empty inputs context', async () => {
-    const out = join(repo.root, 'push');
-    const { result } = await runFixtureWorkflow(repo, workflow(out));
+    const { result, log } = await runFixtureWorkflow(repo, workflow());
     expect(result.jobs.map((j) => `${j.key}=${j.conclusion}`)).toEqual(['flagged=skipped', 'unflagged=skipped', 'show=success']);
-    expect(read(`${out}.inputs.json`)).toEqual({});
+    expect(read(log('show'), 'inputs')).toEqual({});
   });
 
   it('rejects bad values before anything runs, naming every problem', async () => {
-    const out = join(repo.root, 'bad');
     const events: CiEvent[] = [];
-    const attempt = runFixtureWorkflow(repo, workflow(out), {
+    const attempt = runFixtureWorkflow(repo, workflow(), {
       eventName: 'workflow_dispatch',
       inputs: { flag: 'yes', count: 'many', level: 'trace', colour: 'red' },
       onEvent: (e) => {
@@ -104,10 +98,9 @@ describe('runWorkflow: workflow_dispatch inputs', () => {
     expect(message).toContain(`input 'level' must be one of 'debug', 'info', got "trace"`);
     expect(message).toContain(`unexpected input 'colour' (declared: flag, count, level, note, target)`);
     expect(events).toEqual([]);
-    expect(existsSync(`${out}.inputs.json`)).toBe(false);
 
-    await expect(runFixtureWorkflow(repo, workflow(out), { inputs: { flag: true } })).rejects.toThrow(/inputs were given for a 'push' run/);
-    await expect(runFixtureWorkflow(repo, workflow(out), { eventName: 'workflow_dispatch', inputs: { count: true } })).rejects.toThrow(/input 'count' is a number, got true/);
+    await expect(runFixtureWorkflow(repo, workflow(), { inputs: { flag: true } })).rejects.toThrow(/inputs were given for a 'push' run/);
+    await expect(runFixtureWorkflow(repo, workflow(), { eventName: 'workflow_dispatch', inputs: { count: true } })).rejects.toThrow(/input 'count' is a number, got true/);
   });
 
   it('an input type GitHub does not know makes the workflow a startup failure', async () => {

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRepo } from '../../support/executor-fixtures.js';
-import { createFixtureRepo, logLines, runFixtureWorkflow } from '../../support/executor-fixtures.js';
+import { createFixtureRepo, logLines, printedFile, printFile, runFixtureWorkflow } from '../../support/executor-fixtures.js';
 import { assertWebhookMatchesSchema } from '../../support/github-sim/schema/assert-matches-schema.js';
 
 const MESSAGE = 'Fix the parser: handle CRLF\n\nLonger body, line two.';
@@ -30,19 +30,19 @@ beforeAll(() => {
 });
 afterAll(() => repo.cleanup());
 
-/** A workflow whose job copies GITHUB_EVENT_PATH out of the (removed afterwards) run directory. */
+/** A workflow whose job prints GITHUB_EVENT_PATH into its log (the run directory is removed afterwards). */
 const copyEvent = (out: string, on: string, extraSteps = ''): string => `
 on: ${on}
 jobs:
   show:
     runs-on: ubuntu-latest
     steps:
-      - run: cp "$GITHUB_EVENT_PATH" '${out}'
+      - run: ${printFile('"$GITHUB_EVENT_PATH"', out)}
 ${extraSteps}`;
 
 describe('runWorkflow: github.event and GITHUB_EVENT_PATH', () => {
   it('push: expressions see the real commit, the event file holds the push payload GitHub documents', async () => {
-    const out = join(repo.root, 'push-event.json');
+    const out = 'push-event';
     const { result, log } = await runFixtureWorkflow(repo, `
 on: push
 jobs:
@@ -54,7 +54,7 @@ jobs:
     steps:
       - run: printf 'msg=%s\\n' "$MSG"
       - run: echo "before=\${{ github.event.before }} after=\${{ github.event.after }} pusher=\${{ github.event.pusher.name }}"
-      - run: cp "$GITHUB_EVENT_PATH" '${out}'
+      - run: ${printFile('"$GITHUB_EVENT_PATH"', out)}
   not-dispatch:
     if: github.event_name == 'workflow_dispatch'
     runs-on: ubuntu-latest
@@ -68,7 +68,7 @@ jobs:
     expect(lines).toContain('Longer body, line two.');
     expect(lines).toContain(`before=${parent} after=${repo.sha} pusher=octo`);
 
-    const payload = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
+    const payload = JSON.parse(printedFile(log('gated'), out)) as Record<string, unknown>;
     expect(payload).toMatchObject({
       ref: 'refs/heads/main', before: parent, after: repo.sha, created: false, deleted: false, forced: false, base_ref: null,
       compare: `https://github.com/octo/fixture/compare/${parent.slice(0, 12)}...${repo.sha.slice(0, 12)}`,
@@ -89,16 +89,16 @@ jobs:
 
   // (no schema check here: the fixture's own commits have the address `t@e`, which the schema's email format rejects)
   it('push of a root commit: before is all zeros and the push counts as created', async () => {
-    const out = join(repo.root, 'root-event.json');
-    const { result } = await runFixtureWorkflow({ ...repo, sha: rootSha }, copyEvent(out, 'push'));
+    const out = 'root-event';
+    const { result, log } = await runFixtureWorkflow({ ...repo, sha: rootSha }, copyEvent(out, 'push'));
     expect(result.conclusion).toBe('success');
-    const payload = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
+    const payload = JSON.parse(printedFile(log('show'), out)) as Record<string, unknown>;
     expect(payload).toMatchObject({ before: '0'.repeat(40), after: rootSha, created: true, head_commit: { message: 'initial', added: ['README.md'] } });
     expect(payload.compare).toBe(`https://github.com/octo/fixture/commit/${rootSha.slice(0, 12)}`);
   });
 
   it('workflow_dispatch: the payload has the declared input defaults, the ref and the workflow path', async () => {
-    const out = join(repo.root, 'dispatch-event.json');
+    const out = 'dispatch-event';
     const on = `
   workflow_dispatch:
     inputs:
@@ -114,7 +114,7 @@ jobs:
     );
     expect(result.conclusion).toBe('success');
     expect(logLines(log('show'))).toContain('level=debug name=workflow_dispatch ref=refs/heads/main');
-    const payload = JSON.parse(readFileSync(out, 'utf8')) as Record<string, unknown>;
+    const payload = JSON.parse(printedFile(log('show'), out)) as Record<string, unknown>;
     expect(payload).toMatchObject({ inputs: { level: 'debug', 'dry-run': 'true' }, ref: 'refs/heads/main', workflow: '.github/workflows/ci.yml' });
     expect(payload).not.toHaveProperty('head_commit');
     expect(() => assertWebhookMatchesSchema('workflow_dispatch', null, payload)).not.toThrow();

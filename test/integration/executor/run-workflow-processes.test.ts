@@ -19,16 +19,26 @@ const running = (pid: number): boolean => {
   }
 };
 
-/** Waits up to a second for a killed process to disappear. */
-const alive = async (pid: number): Promise<boolean> => {
-  for (let i = 0; i < 20 && running(pid); i += 1) await new Promise((r) => setTimeout(r, 50));
-  return running(pid);
-};
-
 const pidsIn = (text: string): number[] =>
   logLines(text)
     .filter((l) => /^pid=\d+$/.test(l))
     .map((l) => Number(l.slice(4)));
+
+/**
+ * Host pids of running processes whose command line is exactly `argv` (steps run in their own pid namespace, so
+ * the pid a step prints is not the host's: tests find its processes by a unique command line instead).
+ */
+const hostPidsOf = (...argv: string[]): number[] =>
+  readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === `${argv.join('\0')}\0` && running(pid);
+      } catch {
+        return false;
+      }
+    });
 
 describe('runWorkflow: process confinement', () => {
   it('kills the whole process group of a step that exceeds its timeout-minutes', async () => {
@@ -44,12 +54,14 @@ jobs:
       - name: sleeper
         timeout-minutes: 0.01
         run: |
-          sleep 30 &
+          sleep 30.101 &
           echo "pid=$!"
           sleep 30
       - run: echo next
       - if: always()
-        run: echo cleanup
+        run: |
+          echo cleanup
+          if pgrep -f 'sleep 30.101' >/dev/null; then echo sleeper=alive; else echo sleeper=gone; fi
 `,
     );
     expect(Date.now() - started).toBeLessThan(10_000);
@@ -67,7 +79,8 @@ jobs:
     expect(logLines(text)).toContain("##[error]The action 'sleeper' has timed out after 0.01 minutes.");
     const [pid] = pidsIn(text);
     expect(pid).toBeGreaterThan(0);
-    expect(await alive(pid ?? 0)).toBe(false);
+    expect(logLines(text)).toContain('sleeper=gone');
+    expect(hostPidsOf('sleep', '30.101')).toEqual([]);
   });
 
   it('cancels the job on its own timeout-minutes', async () => {
@@ -105,12 +118,14 @@ jobs:
     runs-on: ubuntu-latest
     steps:
       - run: |
-          sleep 60 &
+          sleep 60.202 &
           echo "pid=$!"
           sleep 60
       - run: echo skipped
       - if: always()
-        run: echo always-ran
+        run: |
+          echo always-ran
+          if pgrep -f 'sleep 60.202' >/dev/null; then echo sleeper=alive; else echo sleeper=gone; fi
   later:
     needs: long
     runs-on: ubuntu-latest
@@ -129,7 +144,9 @@ jobs:
     const lines = logLines(log('long'));
     expect(lines).toContain('##[error]The operation was canceled.');
     expect(lines).toContain('always-ran');
-    expect(await alive(pidsIn(log('long'))[0] ?? 0)).toBe(false);
+    expect(pidsIn(log('long'))[0]).toBeGreaterThan(0);
+    expect(lines).toContain('sleeper=gone');
+    expect(hostPidsOf('sleep', '60.202')).toEqual([]);
     const last = events.at(-1);
     expect(last?.kind === 'workflow_run' && last.conclusion).toBe('cancelled');
   });
@@ -202,8 +219,9 @@ jobs:
       matrix:
         leg: [fast-fail, slow]
     steps:
+      # the slow leg's step is running (its job has set up its sandbox) by the time the fast one fails
       - run: |
-          if [ "\${{ matrix.leg }}" = fast-fail ]; then exit 1; fi
+          if [ "\${{ matrix.leg }}" = fast-fail ]; then sleep 1; exit 1; fi
           sleep 30
 `,
     );

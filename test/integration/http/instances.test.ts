@@ -34,7 +34,7 @@ describe('instance catalog', () => {
     expect(summary.errors[3].message).toContain('workflow');
 
     const source = body.split('\n').filter(Boolean).map((line) => { try { return JSON.parse(line); } catch { return null; } });
-    const three = (await api.app.inject({ url: '/v1/instances/3', headers: api.auth(api.submitter) })).json();
+    const three = (await api.app.inject({ url: '/v1/instances/3', headers: api.auth(api.operator) })).json();
     const raw3 = source.find((row) => row?.id === 3);
     expect(three).toMatchObject({
       id: '3',
@@ -96,7 +96,7 @@ describe('instance catalog', () => {
     const response = await api.app.inject({ method: 'POST', url: '/v1/instances:import', headers: { ...api.auth(api.operator), 'content-type': `multipart/form-data; boundary=${boundary}` }, body });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ created: 2, failed: 0 });
-    const imported = (await api.app.inject({ url: '/v1/instances/1002', headers: api.auth(api.submitter) })).json();
+    const imported = (await api.app.inject({ url: '/v1/instances/1002', headers: api.auth(api.operator) })).json();
     expect(imported).toMatchObject({ id: '1002', labels: ['Test Failure', 'Assertion Error'], shaFail: rows[1]!.sha_fail, workflow: rows[1]!.workflow });
     expect(imported.logs).toEqual(rows[1]!.logs);
     const fake = Buffer.concat([Buffer.from([`--${boundary}`, 'Content-Disposition: form-data; name="file"; filename="x.parquet"', '', 'not parquet'].join('\r\n')), Buffer.from(`\r\n--${boundary}--\r\n`)]);

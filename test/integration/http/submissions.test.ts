@@ -58,7 +58,7 @@ describe('submissions', () => {
     expect(ids.size).toBe(1);
     expect(responses.filter((response) => response.statusCode === 201)).toHaveLength(1);
     expect(responses.filter((response) => response.statusCode === 200)).toHaveLength(49);
-    const count = await env.deps.db.prisma.submission.count({ where: { idempotencyKey: key } });
+    const count = await env.deps.db.prisma.submission.count({ where: { idempotencyKey: { endsWith: `:${key}` } } });
     expect(count).toBe(1);
     const conflict = await api.app.inject({ method: 'POST', url: '/v1/submissions', headers: { ...api.auth(api.submitter), 'idempotency-key': key }, payload: { instanceId: '2', patch: simplePatch('src/other.py') } });
     expect(conflict.statusCode).toBe(409);
@@ -97,7 +97,8 @@ describe('submissions', () => {
   it('baseline and reference kinds: no patch, and the ground truth', async () => {
     const baseline = await api.app.inject({ method: 'POST', url: '/v1/submissions', headers: api.auth(api.submitter), payload: { instanceId: '1', kind: 'baseline' } });
     expect(baseline.statusCode).toBe(201);
-    const reference = await api.app.inject({ method: 'POST', url: '/v1/submissions', headers: api.auth(api.submitter), payload: { instanceId: '1', kind: 'reference' } });
+    const reference = await api.app.inject({ method: 'POST', url: '/v1/submissions', headers: api.auth(api.operator), payload: { instanceId: '1', kind: 'reference' } });
+    expect(reference.statusCode).toBe(201);
     const row = await env.deps.repos.submissions.get(reference.json().id);
     expect(row?.patch).toBe((await env.deps.repos.instances.get('1'))?.diff);
   });

@@ -25,7 +25,7 @@ beforeAll(async () => {
   runs = await seedCiDataset(env.deps.db.pool, data);
   const { deps } = env;
   app = await buildApp({ config: deps.config, logger: deps.logger, repos: deps.repos, submissions: deps.submissions, readiness: deps.readiness, extraRoutes: [reportRoutes] });
-  auth = { authorization: `Bearer ${(await mintToken(deps.repos.tokens, { name: 'reader', role: 'submitter' })).token}` };
+  auth = { authorization: `Bearer ${(await mintToken(deps.repos.tokens, { name: 'reader', role: 'operator' })).token}` };
 });
 
 afterAll(async () => {

@@ -66,7 +66,7 @@ beforeAll(async () => {
   const { deps } = env;
   const sweepDeps = { repos: deps.repos, mirrors: deps.mirrors, queues: deps.queues, logger: deps.logger };
   app = await buildApp({ config: deps.config, logger: deps.logger, repos: deps.repos, submissions: deps.submissions, readiness: deps.readiness, extraRoutes: [reportRoutes, sweepRoutes(sweepDeps)] });
-  auth = { authorization: `Bearer ${(await mintToken(deps.repos.tokens, { name: 'model', role: 'submitter' })).token}` };
+  auth = { authorization: `Bearer ${(await mintToken(deps.repos.tokens, { name: 'model', role: 'operator' })).token}` };
   await deps.repos.instances.upsert(instance('sweep-a', [bug('a1'), bug('a2')]));
   await deps.repos.instances.upsert(instance('sweep-b', [bug('b1')]));
   await deps.repos.instances.upsert(instance('sweep-c', [bug('c1')]));

@@ -192,7 +192,7 @@ describe('SWE-CI tracks', () => {
   });
 
   it("summarizes a run's tracks as SWE-CI does (means over tasks)", async () => {
-    const run = await env.deps.repos.runs.create({ label: 'model-y', metadata: {} });
+    const run = (await app.inject({ method: 'POST', url: '/v1/runs', headers: auth, payload: { label: 'model-y' } })).json();
     const trackIds: string[] = [];
     for (const passed of [15, 5]) {
       const created = await app.inject({ method: 'POST', url: '/v1/tracks', headers: auth, payload: { instanceId: 'swe-ci-1', runId: run.id } });

@@ -93,12 +93,14 @@ export async function startGithubHarness(options: { env?: Record<string, string>
       await sim.idle();
     },
     async submit(payload) {
-      const response = await app.inject({ method: 'POST', url: '/v1/submissions', headers: auth(submitter), payload });
+      // A reference replays the ground truth of a non-public instance: operators only. Reads go through the operator, who sees every submission.
+      const token = payload.kind === 'reference' || payload.kind === 'revalidation' ? operator : submitter;
+      const response = await app.inject({ method: 'POST', url: '/v1/submissions', headers: auth(token), payload });
       if (response.statusCode !== 201) throw new Error(`submit failed: ${response.statusCode} ${response.body}`);
       return response.json().id as string;
     },
     async submission(id) {
-      return (await app.inject({ url: `/v1/submissions/${id}`, headers: auth(submitter) })).json() as Record<string, unknown>;
+      return (await app.inject({ url: `/v1/submissions/${id}`, headers: auth(operator) })).json() as Record<string, unknown>;
     },
     async finished(id, timeoutMs = 90_000) {
       return waitFor(

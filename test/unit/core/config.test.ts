@@ -33,6 +33,23 @@ describe('loadConfig', () => {
     expect(config.port).toBe(3000);
   });
 
+  it('builds the step sandbox settings: service ports and remote endpoints blocked, service paths hidden, secrets to mask', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgresql://ci:p%40ss-word@db.example.com:6543/x', REDIS_URL: 'redis://:redis-pw@127.0.0.1', PORT: '8080',
+      EXECUTOR_BLOCKED_PORTS: '9000, 9001', EXECUTOR_RUN_AS_UID: '70000-70009', EXECUTOR_HIDDEN_PATHS: '/etc/ci-replay', DATA_DIR: '/var/lib/ci-replay',
+      WEBHOOK_SECRET: 'whsec-1234', EXECUTOR_STEP_MEMORY_MB: '2048',
+    });
+    expect(config.executor.sandbox).toMatchObject({
+      mode: 'auto', network: 'egress', runAsUid: { first: 70000, last: 70009 }, runAsGid: null,
+      blockedPorts: [6543, 6379, 8080, 9000, 9001], blockedEndpoints: [{ host: 'db.example.com', port: 6543 }],
+      hiddenPaths: expect.arrayContaining(['/var/lib/ci-replay', '/etc/ci-replay']), limits: expect.objectContaining({ memoryMb: 2048, maxProcesses: 1024 }),
+    });
+    expect(config.executor.secretValues).toEqual(['p%40ss-word', 'p@ss-word', 'redis-pw', 'whsec-1234']);
+    expect(() => loadConfig({ EXECUTOR_BLOCKED_PORTS: '5432,http' })).toThrow(/EXECUTOR_BLOCKED_PORTS/);
+    expect(() => loadConfig({ EXECUTOR_RUN_AS_UID: '70009-70000' })).toThrow(/EXECUTOR_RUN_AS_UID: uids from 1, first <= last/);
+    expect(() => loadConfig({ EXECUTOR_SANDBOX: 'docker' })).toThrow(/EXECUTOR_SANDBOX/);
+  });
+
   it('explains an unreadable PRIVATE_KEY_PATH', () => {
     expect(() => loadConfig({ PRIVATE_KEY_PATH: '/nonexistent/key.pem' })).toThrow(/PRIVATE_KEY_PATH: cannot read \/nonexistent\/key.pem/);
   });

@@ -60,6 +60,11 @@ describe('classifyOutcome', () => {
     expect(classifyOutcome(sub('i', 1, { verdict: null }))).toBe('pending');
     expect(classifyOutcome(sub('i', 1, { verdict: 'invalid' }))).toBe('invalid');
     expect(classifyOutcome(sub('i', 1, {}))).toBe('passed');
+    // a recorded outcome wins; older rows: a publish failure is an infra error
+    expect(classifyOutcome(sub('i', 1, { state: 'infra_error', verdict: 'invalid', outcome: 'infra_error' }))).toBe('infra_error');
+    expect(classifyOutcome(sub('i', 1, { state: 'publish_failed', verdict: 'invalid' }))).toBe('infra_error');
+    expect(classifyOutcome(sub('i', 1, { state: 'publish_failed', verdict: 'invalid', outcome: 'infra_error' }))).toBe('infra_error');
+    expect(classifyOutcome(sub('i', 1, { state: 'patch_failed', verdict: 'invalid', outcome: 'patch_failed' }))).toBe('patch_failed');
   });
 });
 
@@ -75,26 +80,56 @@ describe('buildCiRepairReport', () => {
     expect(all.runs[0]?.passed).toBe(2);
   });
 
-  it('computes success rate over all instances in scope and passed / evaluated', () => {
+  it('computes the strict success rate over all instances in scope and the rate over the evaluated ones', () => {
     const [a, b] = report.runs;
-    expect(a).toMatchObject({ instances: 5, passed: 1, evaluated: 2 });
-    expect(a?.successRate.percent).toBe(20);
-    expect(a?.passRateEvaluated.percent).toBe(50);
+    // i1 passed, i2 failed, i3 patch_failed (evaluated: the patch's own failure); i4 invalid, i6 no submission.
+    expect(a).toMatchObject({ instances: 5, passed: 1, evaluated: 3, repairFailures: 2, notEvaluated: 2 });
+    expect(a?.successRateStrict.percent).toBe(20);
+    expect(a?.successRateEvaluated.percent).toBeCloseTo(100 / 3, 10);
     expect(a?.notRepaired).toEqual({
-      no_submission: 1,
-      pending: 0,
+      failed: 1,
       patch_failed: 1,
-      publish_failed: 0,
+      infra_error: 0,
       no_run: 0,
       timed_out: 0,
       cancelled: 0,
-      infra_error: 0,
       invalid: 1,
-      failed: 1,
+      pending: 0,
+      no_submission: 1,
     });
-    expect(a?.invalidReasons).toEqual([{ reason: 'runner lost', count: 1 }]);
+    expect(a?.notEvaluatedReasons).toEqual([{ outcome: 'invalid', reason: 'runner lost', count: 1 }]);
     expect(b).toMatchObject({ passed: 2, evaluated: 3 });
     expect(b?.notRepaired).toMatchObject({ failed: 1, pending: 1, timed_out: 1 });
+  });
+
+  it('never counts infra_error, no_run or timed_out as a failed repair: they leave the evaluated rate and stay in the strict one', () => {
+    const outcomes: CiRunInput = {
+      id: 'O',
+      label: 'outcomes',
+      submissions: [
+        sub('i1', 1, { outcome: 'passed' }),
+        sub('i2', 1, { state: 'infra_error', verdict: 'invalid', outcome: 'infra_error', reason: 'network_unreachable' }),
+        sub('i3', 1, { state: 'no_run', verdict: 'invalid', outcome: 'no_run', reason: 'no_run' }),
+        sub('i4', 1, { state: 'timed_out', verdict: 'invalid', outcome: 'timed_out', reason: 'timed_out' }),
+        sub('i6', 1, { verdict: 'failed', outcome: 'failed' }),
+      ],
+    };
+    const [summary] = buildCiRepairReport(instances, [outcomes]).runs;
+    expect(summary).toMatchObject({ instances: 5, passed: 1, evaluated: 2, repairFailures: 1, notEvaluated: 3 });
+    expect(summary?.notRepaired).toMatchObject({ failed: 1, patch_failed: 0, infra_error: 1, no_run: 1, timed_out: 1 });
+    expect(summary?.successRateStrict.percent).toBe(20);
+    expect(summary?.successRateEvaluated.percent).toBe(50);
+    expect(summary?.notEvaluatedReasons).toEqual([
+      { outcome: 'infra_error', reason: 'network_unreachable', count: 1 },
+      { outcome: 'no_run', reason: 'no_run', count: 1 },
+      { outcome: 'timed_out', reason: 'timed_out', count: 1 },
+    ]);
+    // The same instances with the infra error replaced by a real failure: one more failed repair, a lower evaluated rate.
+    const failing = { ...outcomes, submissions: outcomes.submissions.map((s) => (s.instanceId === 'i2' ? { ...s, state: 'completed' as const, verdict: 'failed' as const, outcome: 'failed' as const } : s)) };
+    const [worse] = buildCiRepairReport(instances, [failing]).runs;
+    expect(worse).toMatchObject({ evaluated: 3, repairFailures: 2 });
+    expect(worse?.successRateStrict.percent).toBe(20);
+    expect(worse?.successRateEvaluated.percent).toBeCloseTo(100 / 3, 10);
   });
 
   it('counts an instance once in every type it carries (Table 7)', () => {

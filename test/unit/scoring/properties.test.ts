@@ -50,9 +50,13 @@ describe('CI-Repair-Bench properties', () => {
       const passed = bruteForcePassed(scope, run);
       const summary = report.runs[r];
       expect(summary?.passed).toBe(passed.size);
-      expect(summary?.successRate.percent).toBe(scope.length === 0 ? null : (passed.size / scope.length) * 100);
+      expect(summary?.successRateStrict.percent).toBe(scope.length === 0 ? null : (passed.size / scope.length) * 100);
       const reasons = Object.values(summary?.notRepaired ?? {}).reduce((sum, n) => sum + n, 0);
       expect(reasons + passed.size).toBe(scope.length);
+      // evaluated = passed + failed repairs; the rest is not evaluated, and the evaluated rate is never below the strict one
+      expect(summary?.evaluated).toBe(passed.size + (summary?.notRepaired.failed ?? 0) + (summary?.notRepaired.patch_failed ?? 0));
+      expect((summary?.evaluated ?? 0) + (summary?.notEvaluated ?? 0)).toBe(scope.length);
+      if (summary?.successRateEvaluated.percent != null) expect(summary.successRateEvaluated.percent).toBeGreaterThanOrEqual(summary.successRateStrict.percent ?? 0);
       for (const type of ERROR_TYPES) {
         const carrying = scope.filter((instance) => instance.labels.includes(type));
         const row = report.byType.find((entry) => entry.type === type);

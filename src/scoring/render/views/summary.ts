@@ -1,43 +1,59 @@
 import type { CiRepairReport } from '../../ci-repair/report.js';
-import { NOT_REPAIRED_REASONS } from '../../ci-repair/types.js';
+import { NOT_REPAIRED_REASONS, REPAIR_FAILURES, type NotRepairedReason } from '../../ci-repair/types.js';
 import { interval, percent, pValue } from '../format.js';
 import type { TableModel } from '../table-model.js';
 
 const confidenceLabel = (report: CiRepairReport): string => `${percent(report.confidence * 100, 0)}% CI`;
 
-/** Headline table: one row per run, with the not-repaired breakdown per reason. */
+/** Column header of a not-repaired outcome: repair failures by name, the others marked "not evaluated". */
+const outcomeHeader = (reason: NotRepairedReason): string =>
+  (REPAIR_FAILURES as readonly string[]).includes(reason) ? `Repair failed: ${reason}` : `Not evaluated: ${reason}`;
+
+/**
+ * Headline table: one row per run with both success rates, each named in its header (CSV keeps only the headers):
+ * strict over all instances in scope (the paper's definition) and over the evaluated instances; then the repair
+ * failures and every not-evaluated outcome in its own column.
+ */
 export function summaryTable(report: CiRepairReport): TableModel {
-  const notes: string[] = [];
+  const notes: string[] = [
+    `Success % strict = ${report.definitions.successRateStrict}.`,
+    `Success % evaluated = ${report.definitions.successRateEvaluated}; ${report.definitions.notEvaluated.join(', ')} are not evaluated and never count as failed repairs.`,
+  ];
   if (report.scope.excluded.length > 0) {
     const list = report.scope.excluded.map((entry) => `${entry.id} (${entry.health})`).join(', ');
     notes.push(`Excluded as unhealthy (${report.scope.excluded.length}): ${list}`);
   }
   for (const run of report.runs) {
-    if (run.invalidReasons.length > 0) {
-      notes.push(`${run.label}: invalid — ${run.invalidReasons.map((entry) => `${entry.reason} (${entry.count})`).join(', ')}`);
+    if (run.notEvaluatedReasons.length > 0) {
+      notes.push(`${run.label}: not evaluated — ${run.notEvaluatedReasons.map((entry) => `${entry.outcome}: ${entry.reason} (${entry.count})`).join(', ')}`);
     }
     if (run.ignoredSubmissions > 0) notes.push(`${run.label}: ${run.ignoredSubmissions} submissions for instances out of scope`);
   }
+  const ci = confidenceLabel(report);
   return {
     title: `CI-Repair-Bench: ${report.scope.instances} instances in scope`,
     columns: [
       { header: 'Run', align: 'left' },
       { header: 'Instances', align: 'right' },
       { header: 'Passed', align: 'right' },
-      { header: 'Success %', align: 'right' },
-      { header: confidenceLabel(report), align: 'right' },
+      { header: 'Success % strict (passed / all in scope)', align: 'right' },
+      { header: `${ci} strict`, align: 'right' },
       { header: 'Evaluated', align: 'right' },
-      { header: 'Passed/evaluated %', align: 'right' },
-      ...NOT_REPAIRED_REASONS.map((reason) => ({ header: reason, align: 'right' as const })),
+      { header: 'Success % evaluated (passed / evaluated)', align: 'right' },
+      { header: `${ci} evaluated`, align: 'right' },
+      { header: 'Not evaluated', align: 'right' },
+      ...NOT_REPAIRED_REASONS.map((reason) => ({ header: outcomeHeader(reason), align: 'right' as const })),
     ],
     rows: report.runs.map((run) => [
       run.label,
       String(run.instances),
       String(run.passed),
-      percent(run.successRate.percent),
-      interval(run.successRate),
+      percent(run.successRateStrict.percent),
+      interval(run.successRateStrict),
       String(run.evaluated),
-      percent(run.passRateEvaluated.percent),
+      percent(run.successRateEvaluated.percent),
+      interval(run.successRateEvaluated),
+      String(run.notEvaluated),
       ...NOT_REPAIRED_REASONS.map((reason) => String(run.notRepaired[reason])),
     ]),
     notes,
