@@ -1,10 +1,27 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo, type Demo } from '../../examples/build-demo.js';
 import { createWorkers, type Workers } from '../../src/workers.js';
 import { createApiHarness, type ApiHarness } from '../support/api-client.js';
 import { createTestEnv, type TestEnv } from '../support/test-env.js';
 import { waitFor } from '../support/wait-for.js';
+
+const exec = promisify(execFile);
+
+/** A patch of the demo's workflow at `sha`: `from` replaced by `to` in the flake8 step (made with git itself). */
+async function workflowPatch(upstream: string, sha: string, workDir: string, from: string, to: string): Promise<string> {
+  const clone = await mkdtemp(join(workDir, 'wf-'));
+  await exec('git', ['clone', '-q', upstream, clone]);
+  await exec('git', ['-C', clone, 'checkout', '-q', sha]);
+  const path = join(clone, '.github/workflows/ci.yml');
+  const text = await readFile(path, 'utf8');
+  if (!text.includes(from)) throw new Error(`the demo workflow has no "${from}"`);
+  await writeFile(path, text.replace(from, to));
+  return (await exec('git', ['-C', clone, 'diff'])).stdout;
+}
 
 const TERMINAL = ['completed', 'patch_failed', 'publish_failed', 'no_run', 'timed_out', 'cancelled', 'infra_error'];
 
@@ -53,6 +70,8 @@ describe('anti-tampering end to end (local backend)', () => {
   let api: ApiHarness;
   let workers: Workers;
   let demo: Demo;
+  let groundTruthWorkflowEdit = '';
+  let neutered = '';
 
   beforeAll(async () => {
     env = await createTestEnv({ WORKER_CONCURRENCY: '2' });
@@ -73,6 +92,14 @@ describe('anti-tampering end to end (local backend)', () => {
     };
     await importRows([{ ...row, id: 'tamper-default', ...template }], 'tamper-default');
     await importRows([{ ...row, id: 'tamper-off', ...template }], 'tamper-off');
+    // A lint instance whose ground truth is a workflow edit (a Configuration-Error-style fix): flake8 told to
+    // ignore the unused import.
+    const lint = demo.instances.find((instance) => instance.id === 'demo-lint');
+    if (lint === undefined) throw new Error('demo-lint missing');
+    const sanctioned = await workflowPatch(demo.upstreamPath, String(lint.row.sha_fail), env.dataDir, 'run: flake8 calc tests', 'run: flake8 --extend-ignore=F401 calc tests');
+    neutered = await workflowPatch(demo.upstreamPath, String(lint.row.sha_fail), env.dataDir, 'run: flake8 calc tests', 'run: flake8 calc tests || true');
+    groundTruthWorkflowEdit = sanctioned;
+    await importRows([{ ...(lint.row as Record<string, unknown>), id: 'tamper-workflow', diff: sanctioned }], 'tamper-default');
     const policy = await api.app.inject({ method: 'PUT', url: '/v1/datasets/tamper-off/policy', headers: api.auth(api.operator), payload: { protection: 'off' } });
     expect(policy.statusCode, policy.body).toBe(200);
     workers = await createWorkers(env.deps);
@@ -128,6 +155,23 @@ describe('anti-tampering end to end (local backend)', () => {
     expect(check.basis).toBe('junit');
     expect(check.missing).toHaveLength(1);
     expect(check.missing[0]).toContain('test_multiply');
+  });
+
+  it('a workflow edit the ground truth makes too is kept and judged; one that weakens the check is reverted', async () => {
+    const kept = await submit(api.submitter, { instanceId: 'tamper-workflow', patch: groundTruthWorkflowEdit });
+    const keptResult = await finished(kept);
+    expect(keptResult).toMatchObject({ state: 'completed', verdict: 'passed', outcome: 'passed', revertedFiles: [] });
+    const keptProtection = (keptResult.standardization as { protection: { kept: { path: string }[] } }).protection;
+    expect(keptProtection.kept).toEqual([expect.objectContaining({ path: '.github/workflows/ci.yml' })]);
+
+    const reverted = await submit(api.submitter, { instanceId: 'tamper-workflow', patch: neutered });
+    const revertedResult = await finished(reverted);
+    expect(revertedResult).toMatchObject({ state: 'completed', verdict: 'failed', outcome: 'failed', revertedFiles: ['.github/workflows/ci.yml'] });
+    const why = (revertedResult.standardization as { protection: { reverted: { path: string; why: string }[] } }).protection.reverted[0]?.why;
+    expect(why).toContain('Lint with flake8');
+    const runs = await env.deps.repos.ci.runsOf(reverted);
+    const lint = (await env.deps.repos.ci.jobsOfRun(runs[0]!.id)).find((job) => job.name === 'lint');
+    expect(lint).toMatchObject({ conclusion: 'failure', failedStep: 'Lint with flake8' });
   });
 
   it('the honest fix passes, and the check says what it compared', async () => {
