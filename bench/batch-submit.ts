@@ -48,9 +48,9 @@ try {
   });
   const app = await buildApp({ ...deps, extraRoutes: deps.routes });
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  const { token } = await mintToken(deps.repos.tokens, { name: 'bench', role: 'submitter' });
+  const { token, id: tokenId } = await mintToken(deps.repos.tokens, { name: 'bench', role: 'submitter' });
   for (const size of sizes) {
-    const run = await deps.repos.runs.create({ label: `batch-${size}`, metadata: {} });
+    const run = await deps.repos.runs.create({ label: `batch-${size}`, metadata: {}, ownerTokenId: tokenId });
     global.gc?.();
     const baseline = process.memoryUsage().rss;
     let peak = baseline;

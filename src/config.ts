@@ -14,6 +14,15 @@ const bool = z
 
 const positiveInt = z.coerce.number().int().positive();
 
+/**
+ * Pipeline steps where a test can make a worker stop and wait (FAULT_PAUSE_AT, NODE_ENV=test only) so that it can
+ * be killed there: `queued` (the prepare job holds the lease, the state is still queued), `preparing`, `after-push`
+ * (pushed, publication not recorded), `running` (the local run is executing), `archiving` (a failed job's log),
+ * `finalizing` (before the verdict is written).
+ */
+export const FAULT_STEPS = ['queued', 'preparing', 'after-push', 'running', 'archiving', 'finalizing'] as const;
+export type FaultStep = (typeof FAULT_STEPS)[number];
+
 /** Whether a connection URL parses (a malformed one would only fail later, deep in a driver, and be logged there). */
 const parsableUrl = (value: string): boolean => URL.canParse(value);
 
@@ -86,8 +95,14 @@ const schema = z
     TRACK_MAX_ROUNDS: positiveInt.max(100).default(20),
     SHUTDOWN_GRACE_MS: positiveInt.default(30_000),
     DB_OUTAGE_DEADLINE_MINUTES: z.coerce.number().positive().default(60),
+    LEASE_SECONDS: positiveInt.min(2).default(60),
+    LEASE_MAX_RESUMES: z.coerce.number().int().min(0).default(3),
+    FAULT_PAUSE_AT: z.enum(FAULT_STEPS).optional(),
   })
   .superRefine((env, ctx) => {
+    if (env.FAULT_PAUSE_AT !== undefined && env.NODE_ENV !== 'test') {
+      ctx.addIssue({ code: 'custom', path: ['FAULT_PAUSE_AT'], message: 'is a fault-injection setting for tests: only allowed with NODE_ENV=test' });
+    }
     if (env.CI_BACKEND !== 'github') return;
     for (const name of ['APP_ID', 'WEBHOOK_SECRET', 'BENCH_OWNER'] as const) {
       if (env[name] === undefined) {
@@ -123,8 +138,21 @@ export interface Config {
   github: GithubAppConfig | undefined;
   webhookSecret: string | undefined;
   limits: { patchMaxBytes: number; bodyLimitBytes: number };
-  /** dbOutageDeadlineMinutes: how long a queue job waits for an unavailable database before its submission ends infra_error. */
-  worker: { concurrency: number; shutdownGraceMs: number; recoveryIntervalSeconds: number; dbOutageDeadlineMinutes: number };
+  /**
+   * dbOutageDeadlineMinutes: how long a queue job waits for an unavailable database before its submission ends infra_error.
+   * leaseSeconds: how long a worker's lease on a submission lasts unless renewed (renewed every third of it);
+   * maxResumes: resumes after a dead worker before the submission ends infra_error (runner_lost);
+   * faultPauseAt: tests only, the step where the worker stops and waits to be killed.
+   */
+  worker: {
+    concurrency: number;
+    shutdownGraceMs: number;
+    recoveryIntervalSeconds: number;
+    dbOutageDeadlineMinutes: number;
+    leaseSeconds: number;
+    maxResumes: number;
+    faultPauseAt?: FaultStep | undefined;
+  };
   executor: {
     maxParallelJobs: number;
     outputCapBytes: number;
@@ -208,6 +236,9 @@ function parseConfig(source: NodeJS.ProcessEnv): Config {
       shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
       recoveryIntervalSeconds: env.RECOVERY_INTERVAL_SECONDS,
       dbOutageDeadlineMinutes: env.DB_OUTAGE_DEADLINE_MINUTES,
+      leaseSeconds: env.LEASE_SECONDS,
+      maxResumes: env.LEASE_MAX_RESUMES,
+      faultPauseAt: env.FAULT_PAUSE_AT,
     },
     executor: {
       maxParallelJobs: env.EXECUTOR_MAX_PARALLEL_JOBS,

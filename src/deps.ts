@@ -63,7 +63,16 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     timeoutMs: 3000,
     onError: (error) => logger.warn({ err: error }, 'queue connection error'),
   });
-  const submissions = createSubmissionService({ repos, queues, logger, patchMaxBytes: config.limits.patchMaxBytes });
+  const submissions = createSubmissionService({
+    repos,
+    queues,
+    logger,
+    patchMaxBytes: config.limits.patchMaxBytes,
+    leaseSeconds: config.worker.leaseSeconds,
+    maxResumes: config.worker.maxResumes,
+    // Cancelling a run nobody runs any more kills what is left of it (the backend is built below).
+    abandonRun: async (ref) => backend.abandonRun?.(ref),
+  });
   const readiness: Record<string, ReadinessCheck> = {
     postgres: () => pingDb(db),
     redis: () => pingRedis(redis),

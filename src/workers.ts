@@ -11,11 +11,25 @@ import { endForDatabaseOutage } from './pipeline/database-outage.js';
 import { createRedis } from './queue/index.js';
 import { createWorkflowLinter } from './workflows/index.js';
 import { revalidateDue, settleRevalidations, startRevalidation } from './revalidation/service.js';
+import { createLeaseKeeper, type LeaseKeeper } from './pipeline/lease-keeper.js';
+import { resumeExpiredLeases } from './pipeline/recover-leases.js';
+import type { Payload } from './queue/index.js';
 
 export interface Workers {
   queues: readonly QueueName[];
+  /** This worker instance's leases (its owner id is in the lease columns of what it runs). */
+  leases: LeaseKeeper;
+  /**
+   * Graceful stop: takes no new job; active jobs get SHUTDOWN_GRACE_MS to finish, then what is still running is
+   * handed back (leases released, prepare jobs returned to the queue) within a few seconds; then the connections close.
+   */
   close(): Promise<void>;
 }
+
+/** After the grace period, how long handing work back may take before the workers are closed by force. */
+const HAND_BACK_MS = 10_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
 
 /** The pipeline's dependencies, derived from the service's. */
 export async function pipelineDeps(deps: Deps): Promise<PipelineDeps> {
@@ -57,8 +71,30 @@ function databaseOutagePolicy(deps: Deps): WorkerOutageOptions {
 
 /** Builds the queue workers (does not block); the entrypoint handles signals and calls close(). */
 export async function createWorkers(deps: Deps, options: { autorun?: boolean } = {}): Promise<Workers> {
-  const pipeline = await pipelineDeps(deps);
+  const leaseSeconds = deps.config.worker.leaseSeconds;
+  const leases = createLeaseKeeper({ repos: deps.repos, seconds: leaseSeconds, logger: deps.logger });
+  const pipeline = { ...(await pipelineDeps(deps)), leases };
   const connection = createRedis(deps.config.redisUrl, 'worker');
+  const schedules: [string, number, Payload<'maintenance'>][] = [
+    ['recover', deps.config.worker.recoveryIntervalSeconds * 1000, { task: 'recover' }],
+    ['revalidate', 60_000, { task: 'revalidate' }],
+    ['reconcile', 5 * 60_000, { task: 'reconcile' }],
+  ];
+  /**
+   * The schedules live in Redis, which is a cache: a flush or a restart without persistence loses them, and the
+   * recovery sweep cannot bring back its own schedule. So every worker process checks them at start, whenever its
+   * Redis connection is ready again, at every recovery interval on a timer of its own, and at each sweep; a missing
+   * one is registered again (its first run is immediate: the sweep re-creates the rest from Postgres).
+   */
+  const ensureSchedules = async (): Promise<void> => {
+    for (const [id, everyMs, payload] of schedules) {
+      const created = await deps.queues.ensureSchedule(id, everyMs, payload).catch((error: unknown) => {
+        deps.logger.warn({ err: error, schedule: id }, 'could not check the schedule');
+        return false;
+      });
+      if (created) deps.logger.warn({ schedule: id }, 'schedule missing from Redis: registered again');
+    }
+  };
   const processors: Processors = {
     prepare: ({ submissionId }, { logger }) => prepareSubmission(pipeline, submissionId, logger),
     events: async (payload, { logger }) => {
@@ -74,7 +110,9 @@ export async function createWorkers(deps: Deps, options: { autorun?: boolean } =
     maintenance: async (payload, { logger }) => {
       if (payload.task === 'recover') {
         await deps.submissions.recover();
+        await resumeExpiredLeases(pipeline, logger);
         await deps.deliveries.sweep(pipeline, logger);
+        await ensureSchedules();
         return;
       }
       const reconcile = deps.github?.reconcileSubmission ?? reconcileSubmission;
@@ -110,14 +148,30 @@ export async function createWorkers(deps: Deps, options: { autorun?: boolean } =
     logger: deps.logger,
     outage: databaseOutagePolicy(deps),
     ...(options.autorun !== undefined ? { autorun: options.autorun } : {}),
+    // A dead worker's jobs go back to the queue within a lease (BullMQ's default: 30 s lock, 30 s check).
+    lockDurationMs: Math.min(30_000, leaseSeconds * 500),
+    stalledIntervalMs: Math.min(30_000, leaseSeconds * 500),
   });
-  await deps.queues.schedule('recover', deps.config.worker.recoveryIntervalSeconds * 1000, { task: 'recover' }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not schedule recovery'));
-  await deps.queues.schedule('revalidate', 60_000, { task: 'revalidate' }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not schedule revalidation'));
-  await deps.queues.schedule('reconcile', 5 * 60_000, { task: 'reconcile' }).catch((error: unknown) => deps.logger.warn({ err: error }, 'could not schedule reconcile'));
+  for (const [id, everyMs, payload] of schedules) {
+    await deps.queues.schedule(id, everyMs, payload).catch((error: unknown) => deps.logger.warn({ err: error, schedule: id }, 'could not register the schedule'));
+  }
+  const onReady = (): void => void ensureSchedules();
+  connection.on('ready', onReady);
+  const watchdog = setInterval(() => void ensureSchedules(), deps.config.worker.recoveryIntervalSeconds * 1000);
+  watchdog.unref();
   return {
     queues: QUEUE_NAMES,
+    leases,
     async close() {
-      await set.close();
+      clearInterval(watchdog);
+      connection.off('ready', onReady);
+      const finished = set.close().then(() => true);
+      if (!(await Promise.race([finished, sleep(deps.config.worker.shutdownGraceMs).then(() => false)]))) {
+        deps.logger.warn({ held: leases.held() }, 'shutdown grace period over: handing the work still running back to the queue');
+        leases.handBackAll();
+        if (!(await Promise.race([finished, sleep(HAND_BACK_MS).then(() => false)]))) await set.close(true);
+      }
+      await leases.stop();
       connection.disconnect();
     },
   };

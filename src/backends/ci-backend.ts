@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { WorkflowJobEvent } from '../domain/ci-events.js';
+import type { ExecutorJobReport } from '../domain/executor-report.js';
 import type { Blocker, WorkflowText } from '../workflows/index.js';
 
 export type { Blocker, BlockerCode } from '../workflows/index.js';
@@ -34,6 +35,11 @@ export interface PublishResult {
   repoFullName: string;
   headSha: string;
   checkRunId?: bigint;
+}
+
+export interface RunAttempt {
+  runId: string;
+  runAttempt: number;
 }
 
 export interface RunRef {
@@ -75,12 +81,25 @@ export interface CiBackend {
   publish(input: PublishInput): Promise<PublishResult>;
   /**
    * Called by the prepare step right after publishing. The local backend runs the workflow here and reports
-   * every event through `emit`; the GitHub backend returns at once (events arrive by webhook).
+   * every event through `emit`; the GitHub backend returns at once (events arrive by webhook). `attempt`: run this
+   * run id again as that attempt (the previous attempt died with its worker); absent, a new run (attempt 1).
    */
-  afterPublish(input: PublishInput & PublishResult, context: { emit: EventSink; signal: AbortSignal }): Promise<void>;
+  afterPublish(input: PublishInput & PublishResult, context: { emit: EventSink; signal: AbortSignal; attempt?: RunAttempt }): Promise<void>;
+  /**
+   * A run whose worker died or that was cancelled while nobody ran it: stop what is left of its attempts up to
+   * `ref.runAttempt` on this host and remove their work folders (local: recorded step processes, work folders).
+   * Absent where nothing is left behind on this host (GitHub).
+   */
+  abandonRun?(ref: RunRef): Promise<void>;
   /** All jobs of a run attempt, including jobs that never queued; the authoritative final picture. */
   listRunJobs(ref: RunRef): Promise<WorkflowJobEvent[]>;
   openJobLog(ref: JobRef): Promise<Readable | null>;
+  /**
+   * What the backend's own executor observed about a job (platform failures, time limits), where it runs one (local):
+   * the outcome judge then believes the executor's messages in the log only as far as this report confirms them,
+   * since a step can print the same lines. Null when nothing is on file. Absent on GitHub, where the log is all there is.
+   */
+  readExecutorReport?(ref: JobRef): Promise<ExecutorJobReport | null>;
   listArtifacts(ref: RunRef): Promise<Artifact[]>;
   /** Reports the final result (the GitHub check run); the local backend has nothing to report to. */
   reportResult(report: ResultReport): Promise<void>;

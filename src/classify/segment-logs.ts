@@ -40,9 +40,13 @@ export interface SegmentLogsOptions {
 
 const TAIL_KEPT = 400;
 
-/** Lines that carry no signal for a repair agent: progress, downloads, runner chatter. */
+/**
+ * Lines that carry no signal for a repair agent: progress, downloads, runner chatter. Linear in the line's length:
+ * spaces and bar characters are one class (`\s*[… ]*\s*` took cubic time on a line of spaces), and a percentage
+ * starts where its digits start.
+ */
 const NOISE =
-  /^(?:##\[(?:group|endgroup|debug|command)\]|\s*(?:Collecting|Downloading|Using cached|Requirement already satisfied|Obtaining|Installing collected packages|Preparing metadata|Getting requirements to build|Building wheels? for|Created wheel for|Stored in directory|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled)\b|\s*[━█▏▎▍▌▋▊▉\-=#>. ]*\s*\d+(?:\.\d+)?\/\d+(?:\.\d+)? [kMG]?B\b|.*\d+%\|[█▏▎▍▌▋▊▉ ]*\||\s*\[command\]|\s*$)/;
+  /^(?:##\[(?:group|endgroup|debug|command)\]|\s*(?:Collecting|Downloading|Using cached|Requirement already satisfied|Obtaining|Installing collected packages|Preparing metadata|Getting requirements to build|Building wheels? for|Created wheel for|Stored in directory|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled)\b|[\s━█▏▎▍▌▋▊▉\-=#>.]*\d+(?:\.\d+)?\/\d+(?:\.\d+)? [kMG]?B\b|.*(?<!\d)\d+%\|[█▏▎▍▌▋▊▉ ]*\||\s*\[command\]|\s*$)/;
 
 const isNoise = (text: string): boolean => NOISE.test(text);
 

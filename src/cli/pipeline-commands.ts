@@ -9,6 +9,7 @@ import { inlineQueues } from '../pipeline/inline-queues.js';
 import { buildBenchmarkCommit, prepareSubmission, upstreamOf } from '../pipeline/prepare.js';
 import { preflightInput, withPreflight } from '../pipeline/preflight.js';
 import { pipelineDeps } from '../workers.js';
+import { createLeaseKeeper } from '../pipeline/lease-keeper.js';
 import { createHash } from 'node:crypto';
 import type { Io } from './context.js';
 import { startRevalidation } from '../revalidation/service.js';
@@ -119,8 +120,11 @@ export function registerPipelineCommands(program: Command, io: Io): void {
         const base = await pipelineDeps(deps);
         const backend = base.backend;
         const queues = inlineQueues(() => pipeline, deps.logger);
+        // Leased like a worker's run, so a worker's recovery sweep elsewhere never takes it over while it runs here.
+        const leases = createLeaseKeeper({ repos: deps.repos, seconds: deps.config.worker.leaseSeconds, logger: deps.logger });
         const pipeline: PipelineDeps = {
           ...base,
+          leases,
           queues,
           backend: {
             ...backend,
@@ -141,7 +145,11 @@ export function registerPipelineCommands(program: Command, io: Io): void {
         if (id === undefined) throw new Error('submission not created');
         await deps.repos.submissions.markEnqueued([id]);
         io.err(`submission ${id} (${kind}) for instance ${instance.id}`);
-        await prepareSubmission(pipeline, id, deps.logger);
+        try {
+          await prepareSubmission(pipeline, id, deps.logger);
+        } finally {
+          await leases.stop();
+        }
         await queues.close();
         const submission = await deps.repos.submissions.getSummary(id);
         if (submission === null) throw notFound('submission', id);

@@ -17,15 +17,20 @@ export async function serve(deps: Deps): Promise<void> {
   });
 }
 
-/** `ci-replay worker`: the queue workers and the recovery schedule; finishes active jobs on SIGTERM. */
+/**
+ * `ci-replay worker`: the queue workers and the recovery schedule. On SIGTERM/SIGINT it takes no new job, lets
+ * active jobs finish within SHUTDOWN_GRACE_MS, hands back what still runs (leases released, prepare jobs returned to
+ * the queue), closes its connections and exits 0; past a further 20 s it exits 1 regardless.
+ */
 export async function work(deps: Deps): Promise<void> {
   const workers = await createWorkers(deps);
-  deps.logger.info({ queues: workers.queues }, 'workers started');
-  closeWithGrace({ delay: deps.config.worker.shutdownGraceMs }, async ({ signal, err }) => {
+  deps.logger.info({ queues: workers.queues, owner: workers.leases.owner }, 'workers started');
+  closeWithGrace({ delay: deps.config.worker.shutdownGraceMs + 20_000 }, async ({ signal, err }) => {
     if (err !== undefined) deps.logger.error({ err }, 'shutting down after an error');
-    else deps.logger.info({ signal }, 'finishing active jobs');
+    else deps.logger.info({ signal, graceMs: deps.config.worker.shutdownGraceMs }, 'finishing active jobs');
     await workers.close();
     await deps.close();
+    deps.logger.info({}, 'worker stopped');
   });
 }
 

@@ -7,12 +7,14 @@ import { createInstanceRepository, type InstanceRepository } from './repositorie
 import { createRevalidationRepository, type RevalidationRepository } from './repositories/revalidations.js';
 import { createRunRepository, type RunRepository } from './repositories/runs.js';
 import { createSubmissionRepository, type SubmissionRepository } from './repositories/submissions.js';
+import { createSubmissionBatchRepository, type SubmissionBatchRepository } from './repositories/submission-batches.js';
 import { createTokenRepository, type TokenRepository } from './repositories/tokens.js';
 import { createReportRepository, type ReportRepository } from './repositories/reports.js';
 import { createTrackRepository, type TrackRepository } from './repositories/tracks.js';
 import { createSweepRepository, type SweepRepository } from './repositories/sweep.js';
 import { createDatasetPolicyRepository, type DatasetPolicyRepository } from './repositories/dataset-policies.js';
 import { createTestEvidenceRepository, type TestEvidenceRepository } from './repositories/test-evidence.js';
+import { createLeaseRepository, type LeaseRepository } from './repositories/leases.js';
 
 export { createDb, type DbClient, type DbOptions } from './client.js';
 export { ensureDatabase, migrate, migrationStatus, readMigrations, type MigrationStatus } from './migrator.js';
@@ -20,6 +22,7 @@ export type * from './types.js';
 export type { InstanceInput, ImportOutcome, InstanceFilter, InstanceRepository } from './repositories/instances.js';
 export type { NewSubmission, SubmissionFilter, SubmissionPatch, SubmissionRepository, SubmissionSummary } from './repositories/submissions.js';
 export type { DeliveryRepository, NewDelivery } from './repositories/deliveries.js';
+export type { BatchCommit, NewBatch, StoredBatch, SubmissionBatchRepository } from './repositories/submission-batches.js';
 export type { RunRepository } from './repositories/runs.js';
 export type { RevalidationRepository } from './repositories/revalidations.js';
 export type { CiRecordRepository, JobWithSteps, NewFailureLabel } from './repositories/ci-records.js';
@@ -30,11 +33,14 @@ export type * from './repositories/tracks.js';
 export type * from './repositories/sweep.js';
 export type * from './repositories/dataset-policies.js';
 export type * from './repositories/test-evidence.js';
+export type { ExpiredLease, LeaseRepository } from './repositories/leases.js';
+export { LEASED_STATES } from './repositories/leases.js';
 
 export interface Repositories {
   instances: InstanceRepository;
   runs: RunRepository;
   submissions: SubmissionRepository;
+  submissionBatches: SubmissionBatchRepository;
   tokens: TokenRepository;
   deliveries: DeliveryRepository;
   ci: CiRecordRepository;
@@ -45,6 +51,8 @@ export interface Repositories {
   sweep: SweepRepository;
   datasetPolicies: DatasetPolicyRepository;
   testEvidence: TestEvidenceRepository;
+  /** Who works on a submission until when (see README "Reliability"). */
+  leases: LeaseRepository;
 }
 
 /** The repositories, each method guarded: database failures reach callers typed (see guardRepositories, mapDbError). */
@@ -53,6 +61,7 @@ export function createRepositories(db: DbClient): Repositories {
     instances: createInstanceRepository(db.prisma),
     runs: createRunRepository(db.prisma),
     submissions: createSubmissionRepository(db.prisma, db.pool),
+    submissionBatches: createSubmissionBatchRepository(db.prisma, db.pool),
     tokens: createTokenRepository(db.prisma),
     deliveries: createDeliveryRepository(db.prisma, db.pool),
     ci: createCiRecordRepository(db.prisma),
@@ -63,6 +72,7 @@ export function createRepositories(db: DbClient): Repositories {
     sweep: createSweepRepository(db.prisma),
     datasetPolicies: createDatasetPolicyRepository(db.prisma),
     testEvidence: createTestEvidenceRepository(db.prisma),
+    leases: createLeaseRepository(db.prisma, db.pool),
   });
 }
 

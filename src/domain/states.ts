@@ -76,6 +76,8 @@ export const REASON_CODES = [
   'action_unavailable',
   'network_unreachable',
   'runner_tooling_missing',
+  // a step asked for root (sudo, apt) where steps run unprivileged (the local executor's sandbox)
+  'root_required',
   'out_of_disk',
   'out_of_memory',
   // the local executor's step limits and sandbox (src/executor/sandbox)

@@ -6,7 +6,8 @@
  * Choices where GitHub cannot be copied exactly:
  * - Each job gets a fresh directory under `<workRoot>/run-<id>-<attempt>-*` (removed after the run);
  *   `actions/checkout` fetches the commit there as GitHub does (`fetch-depth`: default 1 = shallow, 0 = all history, whose
- *   objects a local source lends through alternates instead of copying).
+ *   objects a local source lends through alternates instead of copying). A local source is never shown to steps:
+ *   `origin` is a view of it holding only the run's commit, its history and the tags into it (source-view.ts).
  * - Steps run with a clean environment (PATH/HOME/LANG from `hostEnv` or defaults, plus `env`), each in its
  *   own process group; on step timeout, job timeout or cancel the group gets SIGTERM then SIGKILL after
  *   `killGraceMs`; every group the job started is SIGKILLed when the job ends ("Cleaning up orphan processes").

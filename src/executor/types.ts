@@ -6,8 +6,17 @@ import type { SandboxSettings } from './sandbox/index.js';
 /** Options of {@link runWorkflow}: one workflow, one commit, one run attempt. */
 export interface RunWorkflowOptions {
   workflow: { text: string; path: string };
-  /** `gitDir` is a local git directory (bare or not) or a URL `git fetch` understands. */
+  /**
+   * `gitDir` is a local git directory (bare or not) or a URL `git fetch` understands. Steps never see a local
+   * `gitDir` itself: their `origin` is a view of it holding only the run's commit, its history and the tags
+   * pointing into it (src/executor/source-view.ts).
+   */
   repo: { gitDir: string; fullName: string };
+  /**
+   * Where base views of a local `gitDir` are cached (one per parent commit, shared by the runs of that parent), so a
+   * run's view copies only its own commit. Without it each run's view copies the whole history of its commit.
+   */
+  sourceViewCacheDir?: string;
   sha: string;
   /** Full ref, e.g. `refs/heads/ci-replay/x/1`. */
   ref: string;
@@ -52,8 +61,19 @@ export interface RunWorkflowOptions {
   /** Steps that run after a cancellation (`if: always()`/`cancelled()`) are killed after this long. Default 5 min. */
   cancelGraceMs?: number;
   signal?: AbortSignal;
+  /**
+   * Called with the process group id of every step process as it starts (the service records them, so a run whose
+   * worker died can have what is left of it killed: steps outside a sandbox outlive their worker).
+   */
+  onProcess?: (pgid: number) => void;
   nextJobId: () => string;
   onEvent: (event: CiEvent) => void | Promise<void>;
+  /**
+   * Called with each job's result (and what the executor itself observed: `infraError`, `timedOut`,
+   * `timedOutSteps`) before the job's `completed` event is emitted, so a backend can keep that report where the
+   * outcome judge finds it when it reads the job's log.
+   */
+  onJobResult?: (job: JobResult) => void | Promise<void>;
   logger: Logger;
   now?: () => Date;
   runnerName?: string;
@@ -82,6 +102,8 @@ export interface JobResult {
   conclusion: JobConclusion;
   /** True when the job was stopped by its `timeout-minutes` (GitHub then reports the job as cancelled). */
   timedOut: boolean;
+  /** Steps (numbers) the executor stopped at their own `timeout-minutes`. */
+  timedOutSteps?: number[];
   steps: StepOutcome[];
   /** Null when the job never ran (skipped): GitHub has no log for it. */
   logPath: string | null;
@@ -92,9 +114,13 @@ export interface JobResult {
   startedAt: string | null;
   completedAt: string | null;
   /**
-   * Set when the job failed because of the platform rather than the repository's steps: the sandbox was unavailable
-   * or could not start (`sandbox_unavailable`, `sandbox_failed`), or a step hit a resource limit (`out_of_memory`,
-   * `process_limit`, `cpu_time_limit`, `file_size_limit`, `output_limit`). The message is also in the log.
+   * Set when the job failed because of the platform rather than the repository's steps, as the executor itself
+   * observed it (never read back from the log, which steps can print anything into): the sandbox was unavailable or
+   * could not start (`sandbox_unavailable`, `sandbox_failed`), a step hit a resource limit (`out_of_memory`,
+   * `process_limit`, `cpu_time_limit`, `file_size_limit`, `output_limit`), "Set up job" failed on a feature the
+   * executor does not run or a job setting it could not evaluate (`unsupported_feature`, `job_setup_failed`), or a
+   * `uses:` step asked for an action, shell or interpreter this host lacks (`unsupported_feature`,
+   * `runner_tooling_missing`). The first one wins; its message is also in the log.
    */
   infraError?: { reason: string; message: string; stepNumber: number };
 }

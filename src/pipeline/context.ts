@@ -6,6 +6,7 @@ import type { MirrorCache } from '../git/index.js';
 import type { Queues } from '../queue/index.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { WorkflowLinter } from '../workflows/index.js';
+import type { LeaseKeeper } from './lease-keeper.js';
 
 /** What the pipeline steps need; built once by the composition root. */
 export interface PipelineDeps {
@@ -17,4 +18,9 @@ export interface PipelineDeps {
   mirrors: MirrorCache;
   logStore: LogStore;
   linter: WorkflowLinter;
+  /**
+   * This process's leases on the submissions it works on (workers and `ci-replay run-local`): the prepare step runs
+   * under one. Absent (tests calling a step directly), prepare works without a lease.
+   */
+  leases?: LeaseKeeper;
 }

@@ -5,6 +5,7 @@ import { isJobOutcome, type Outcome, type OutcomeEvidence, type SubmissionState,
 import { transient } from '../errors.js';
 import { archiveAndClassify } from './archive-job-log.js';
 import type { PipelineDeps } from './context.js';
+import { faultPoint } from './fault-point.js';
 import { renderResultSummary } from './summary.js';
 import { collectTestResults } from './test-results.js';
 import { checkTestsRun, type TestsRunCheck } from './tests-not-run.js';
@@ -107,6 +108,7 @@ export async function finalizeSubmission(deps: PipelineDeps, submissionId: strin
     observedLabels,
     completedAt: new Date(),
   };
+  await faultPoint(deps.config, 'finalizing', submissionId, logger);
   const moved = await deps.repos.submissions.transition(submissionId, ['published', 'running'], decision.state, patch);
   if (!moved) {
     // A later attempt (a re-run) of an already finished submission: the verdict follows the latest attempt.

@@ -25,6 +25,16 @@ export function inlineQueues(getDeps: () => PipelineDeps, logger: Logger): Queue
       for (const job of jobs) await run(name, job.payload as Record<string, unknown>);
     },
     async schedule() {},
+    async ensureSchedule() {
+      return false;
+    },
+    async ensure(name, jobs) {
+      for (const job of jobs) await run(name, job.payload as Record<string, unknown>);
+      return jobs.map(() => 'added' as const);
+    },
+    async inspect(_name, jobIds) {
+      return jobIds.map(() => 'missing' as const);
+    },
     async counts() {
       return {};
     },

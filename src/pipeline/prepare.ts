@@ -1,179 +1,79 @@
 import type { Logger } from 'pino';
-import type { InstanceRow, SubmissionRow } from '../db/index.js';
-import type { CiEvent } from '../domain/ci-events.js';
+import { isTerminal, type SubmissionState } from '../domain/states.js';
 import { isAppError } from '../errors.js';
-import { applyPatch, listFilesAt, readFileAt } from '../git/index.js';
-import { deletionReport, isWorkflowFile, renderReport, lintReport, renderTemplate, selectWorkflowFilesToDelete, standardizeWorkflowText, type ReportEntry, type StandardizeResult } from '../workflows/index.js';
+import { HandBack } from '../queue/index.js';
+import { buildBenchmarkCommit, publishInput, upstreamOf } from './benchmark-commit.js';
 import { branchName } from './branch-name.js';
 import type { PipelineDeps } from './context.js';
-import { handleCiEvent } from './handle-event.js';
-import { retryDuringOutage } from './retry-outage.js';
-import { endAfterLostEvents } from './database-outage.js';
-import { isOutage } from '../queue/index.js';
-import { preflightSubmission, type PreflightRecord } from './preflight.js';
-import { loadDatasetPolicy, protectPatch, renderProtection, withKeptWorkflows, type ProtectionRecord } from '../protection/index.js';
+import { endAbandoned } from './end-abandoned.js';
+import { faultPoint } from './fault-point.js';
+import type { HeldLease } from './lease-keeper.js';
+import { preflightSubmission } from './preflight.js';
+import { resumePublished } from './resume-published.js';
+import { handOffAfterRun, runPublished } from './run-published.js';
 
-export const COMMIT_IDENTITY = { name: 'ci-replay', email: 'ci-replay@users.noreply.github.com' };
-
-export interface PreparedCommit {
-  ok: true;
-  gitDir: string;
-  commitSha: string;
-  workflow: { path: string; text: string };
-  /** Reusable workflows the target calls, as installed in the commit (what the preflight reads besides the target). */
-  callees: { path: string; text: string }[];
-  changes: { status: string; path: string; oldPath?: string }[];
-  revertedFiles: string[];
-  standardization: StandardizationRecord;
-}
-
-export interface StandardizationRecord {
-  report: ReportEntry[];
-  markdown: string;
-  lint: { line: number; column: number; message: string; kind: string }[];
-  deletedWorkflows: string[];
-  /** Paths the patch changed that standardization then overwrote (the standardized workflow wins). */
-  overriddenPatchedPaths: string[];
-  /** What the backend's preflight found (set by the prepare step; `prepare --dry-run` shows it too). */
-  preflight?: PreflightRecord;
-  /** The dataset's anti-tampering policy and every path whose edit it undid, with why. */
-  protection: ProtectionRecord;
-}
-
-/** Where an instance's repository is fetched from: its `upstream_url`, else GitHub. */
-export function upstreamOf(instance: Pick<InstanceRow, 'repoOwner' | 'repoName' | 'upstreamUrl'>): { owner: string; name: string; url: string } {
-  return { owner: instance.repoOwner, name: instance.repoName, url: instance.upstreamUrl ?? `https://github.com/${instance.repoOwner}/${instance.repoName}.git` };
-}
+export { buildBenchmarkCommit, COMMIT_IDENTITY, publishInput, upstreamOf, type PreparedCommit, type StandardizationRecord } from './benchmark-commit.js';
 
 /**
- * Builds the benchmark commit of a submission without pushing it: fetch sha_fail into the mirror, standardize
- * the instance's workflow, apply the patch (3-way), revert protected paths, install the standardized workflow
- * and delete sibling workflows, commit with a fixed identity and the submission's date.
+ * The `prepare` job: build the commit, publish it through the backend, and (local backend) run it. It works under
+ * the submission's lease (PipelineDeps.leases): a submission whose live holder is another worker is put back for
+ * later; one whose holder died is resumed from its last durable state (see resumePublished). When the lease ends
+ * early the work stops: `lost`, someone else has it now; `shutdown`, the job is handed back to the queue.
  */
-export async function buildBenchmarkCommit(
-  deps: Pick<PipelineDeps, 'mirrors' | 'config' | 'linter' | 'repos'>,
-  instance: InstanceRow,
-  submission: Pick<SubmissionRow, 'id' | 'patch' | 'kind' | 'createdAt'> & { subtaskId?: string | null },
-): Promise<PreparedCommit | { ok: false; message: string }> {
-  const gitDir = await deps.mirrors.ensureCommits(upstreamOf(instance), [instance.shaFail]);
-  const commitOptions = {
-    gitDir,
-    baseSha: instance.shaFail,
-    patch: submission.patch,
-    identity: COMMIT_IDENTITY,
-    date: submission.createdAt,
-    message: `ci-replay ${submission.kind} for instance ${instance.id}\n\nSubmission: ${submission.id}\n`,
-  };
-  // The patch is applied first to decide which of its edits stand; a kept edit of the target workflow is what gets standardized.
-  const protection = await protectPatch({ gitDir, instance, submission, policy: await loadDatasetPolicy(deps.repos.datasetPolicies, instance.dataset), identity: COMMIT_IDENTITY });
-  if (!protection.ok) return { ok: false, message: protection.message };
-  const patchedWorkflow = protection.keptWorkflows.get(instance.workflowPath) ?? null;
-  const standardized = await standardizedWorkflow(deps, instance, patchedWorkflow);
-  const lint = deps.linter(standardized.text, instance.workflowPath);
-  const siblings = await listFilesAt(gitDir, instance.shaFail, '.github/workflows');
-  const files = withKeptWorkflows(await Promise.all(
-    siblings.map(async (file) => ({ path: file.path, text: (await readFileAt(gitDir, instance.shaFail, file.path))?.toString('utf8') ?? '' })),
-  ), protection.keptWorkflows);
-  const withTarget = files.some((file) => file.path === instance.workflowPath) ? files : [...files, { path: instance.workflowPath, text: standardized.text }];
-  const deletedWorkflows = selectWorkflowFilesToDelete(instance.workflowPath, withTarget);
-  // Reusable workflows the target calls stay; they are standardized as callees (no trigger of their own).
-  const callees = withTarget.filter((file) => file.path !== instance.workflowPath && !deletedWorkflows.includes(file.path) && isWorkflowFile(file.path));
-  const calleeOverrides = callees.flatMap((file) => {
-    try {
-      const callee = standardizeWorkflowText({ text: file.text, path: file.path, options: { matrixStrategy: deps.config.standardize.matrixStrategy, role: 'callee' } });
-      standardized.report.push(...callee.report.map((entry) => ({ ...entry, target: `${file.path}: ${entry.target}` })));
-      return [{ path: file.path, content: callee.text }];
-    } catch {
-      return [];
-    }
-  });
-  const applied = await applyPatch({
-    ...commitOptions,
-    revertPaths: protection.revertPaths,
-    overrides: [...protection.rewrites, { path: instance.workflowPath, content: standardized.text }, ...calleeOverrides, ...deletedWorkflows.map((path) => ({ path, content: null }))],
-  });
-  if (!applied.ok) return { ok: false, message: applied.message };
-  const overridden = applied.overriddenPatchedPaths.filter((path) => !protection.undone.includes(path));
-  const report = [
-    ...standardized.report,
-    ...deletionReport(deletedWorkflows, instance.workflowPath),
-    ...lintReport(lint),
-    ...overridden.map((path) => ({ action: 'rewrote-step' as const, target: path, reason: 'the patch changed this workflow file; standardization was applied after the patch and wins' })),
-  ];
-  return {
-    ok: true,
-    gitDir,
-    commitSha: applied.commitSha,
-    workflow: { path: instance.workflowPath, text: standardized.text },
-    callees: callees.map((file) => ({ path: file.path, text: calleeOverrides.find((override) => override.path === file.path)?.content ?? file.text })),
-    changes: applied.changes,
-    revertedFiles: [...new Set([...applied.revertedFiles, ...protection.undone])].sort(),
-    standardization: {
-      report,
-      markdown: `${renderReport(report)}\n${renderProtection(protection.record)}`,
-      lint: lint.map((finding) => ({ line: finding.line, column: finding.column, message: finding.message, kind: finding.kind })),
-      deletedWorkflows,
-      overriddenPatchedPaths: overridden,
-      protection: protection.record,
-    },
-  };
-}
-
-/**
- * The workflow installed in the benchmark commit: a template from workflows-templates/ when the instance names
- * one (rendered with its Python version, install command and template values), else the instance's own
- * workflow run through the standardizer.
- */
-async function standardizedWorkflow(deps: Pick<PipelineDeps, 'config'>, instance: InstanceRow, patchedWorkflow: string | null = null): Promise<StandardizeResult> {
-  const metadata = (instance.metadata ?? {}) as { workflowTemplate?: string; templateValues?: Record<string, string> };
-  if (metadata.workflowTemplate !== undefined) {
-    const values: Record<string, string> = {
-      ...(instance.pythonVersion === null ? {} : { python_version: instance.pythonVersion }),
-      ...(instance.installCommand === null ? {} : { install_command: instance.installCommand }),
-      ...metadata.templateValues,
-    };
-    const text = await renderTemplate(metadata.workflowTemplate, values);
-    return { text, report: [{ action: 'rewrote-step', target: instance.workflowPath, reason: `installed the standardized template ${metadata.workflowTemplate} instead of the instance's workflow` }] };
-  }
-  const logs = Array.isArray(instance.logs) ? (instance.logs as { step_name?: unknown }[]) : [];
-  const result = standardizeWorkflowText({
-    text: patchedWorkflow ?? instance.workflow,
-    path: instance.workflowPath,
-    options: {
-      matrixStrategy: deps.config.standardize.matrixStrategy,
-      failedJobNames: logs.map((log) => String(log.step_name ?? '')).filter(Boolean),
-      ...(deps.config.standardize.pinDependencies && instance.commitDate !== null ? { pinDate: instance.commitDate } : {}),
-      ...(deps.config.standardize.pinIndexUrl !== undefined ? { indexUrl: deps.config.standardize.pinIndexUrl } : {}),
-    },
-  });
-  if (patchedWorkflow === null) return result;
-  return {
-    text: result.text,
-    report: [{ action: 'rewrote-step', target: instance.workflowPath, reason: 'the patch changed this workflow: the patched workflow was standardized, and standardization wins where they differ' }, ...result.report],
-  };
-}
-
-/** The `prepare` job: build the commit, publish it through the backend, and (local backend) run it. */
 export async function prepareSubmission(deps: PipelineDeps, submissionId: string, logger: Logger): Promise<void> {
+  const lease = deps.leases === undefined ? null : await deps.leases.acquire(submissionId);
+  if (deps.leases !== undefined && lease === null) {
+    const submission = await deps.repos.submissions.getSummary(submissionId);
+    if (submission === null || isTerminal(submission.state as SubmissionState)) return;
+    // Another live worker holds it (a job re-delivered while its worker still runs it): look again once its lease could have expired.
+    logger.info({ submissionId, state: submission.state }, 'prepare postponed: another worker holds the lease');
+    throw new HandBack('another worker holds the lease', deps.leases.seconds * 1000);
+  }
+  let handOffSeconds = 0;
+  try {
+    handOffSeconds = await prepareLeased(deps, submissionId, lease, logger);
+  } catch (error) {
+    // The retry (or the sweep) takes it again at once.
+    await lease?.release(0).catch(() => undefined);
+    throw error;
+  }
+  const ended = lease?.ended() ?? null;
+  if (ended === 'lost') return;
+  await lease?.release(ended === 'shutdown' ? 0 : handOffSeconds);
+  if (ended === 'shutdown') throw new HandBack('the worker is shutting down');
+}
+
+/** The prepare step under a held lease (or none: `ci-replay run-local` without a keeper). Returns the hand-off time of the lease. */
+async function prepareLeased(deps: PipelineDeps, submissionId: string, lease: HeldLease | null, logger: Logger): Promise<number> {
   const { repos } = deps;
-  const submission = await repos.submissions.get(submissionId);
+  const submission = lease?.submission ?? (await repos.submissions.get(submissionId));
   if (submission === null) {
     logger.warn({ submissionId }, 'submission vanished before prepare');
-    return;
+    return 0;
   }
-  if (submission.state !== 'queued' && submission.state !== 'preparing') {
-    logger.info({ submissionId, state: submission.state }, 'prepare skipped: already past preparing');
-    return;
+  const state = submission.state as SubmissionState;
+  if (isTerminal(state)) {
+    logger.info({ submissionId, state }, 'prepare skipped: already final');
+    return 0;
   }
   if (submission.cancelRequestedAt !== null) {
-    await repos.submissions.transition(submissionId, ['queued', 'preparing'], 'cancelled', { verdict: 'invalid', reason: 'cancelled', completedAt: new Date() });
-    return;
+    await endAbandoned(deps, submissionId, 'cancelled', logger);
+    return 0;
   }
+  // A submission whose worker keeps dying (it kills its worker?) is not resumed forever.
+  if (submission.resumeCount > deps.config.worker.maxResumes) {
+    await endAbandoned(deps, submissionId, 'runner_lost', logger, `its worker died ${submission.resumeCount} times while working on it (LEASE_MAX_RESUMES=${deps.config.worker.maxResumes})`);
+    return 0;
+  }
+  // Published or running: its worker died (or the run's completion was never finalized); resume from what is recorded.
+  if (state === 'published' || state === 'running') return resumePublished(deps, submission, lease, logger);
+  await faultPoint(deps.config, 'queued', submissionId, logger);
   await repos.submissions.transition(submissionId, ['queued'], 'preparing');
+  await faultPoint(deps.config, 'preparing', submissionId, logger);
   const instance = await repos.instances.get(submission.instanceId);
   if (instance === null) {
     await fail(deps, submissionId, 'infra_error', `instance ${submission.instanceId} no longer exists`);
-    return;
+    return 0;
   }
   let prepared: Awaited<ReturnType<typeof buildBenchmarkCommit>>;
   try {
@@ -181,7 +81,7 @@ export async function prepareSubmission(deps: PipelineDeps, submissionId: string
   } catch (error) {
     if (isAppError(error) && (error.kind === 'transient' || error.kind === 'rate_limited')) throw error;
     await fail(deps, submissionId, 'infra_error', error instanceof Error ? error.message : String(error));
-    return;
+    return 0;
   }
   if (!prepared.ok) {
     await repos.submissions.transition(submissionId, ['preparing'], 'patch_failed', {
@@ -191,11 +91,11 @@ export async function prepareSubmission(deps: PipelineDeps, submissionId: string
       completedAt: new Date(),
     });
     logger.info({ submissionId }, 'patch did not apply');
-    return;
+    return 0;
   }
   // Before anything is pushed: what in the workflow this backend cannot run ends the submission here.
   const standardization = await preflightSubmission(deps, submissionId, instance, prepared, upstreamOf(instance).url, logger);
-  if (standardization === null) return;
+  if (standardization === null) return 0;
   const branch = branchName(submission);
   await repos.submissions.update(submissionId, {
     branch,
@@ -204,55 +104,32 @@ export async function prepareSubmission(deps: PipelineDeps, submissionId: string
     standardization,
     preparedAt: new Date(),
   });
-  const input = {
-    submissionId,
-    instance: { id: instance.id, repoOwner: instance.repoOwner, repoName: instance.repoName, upstreamUrl: upstreamOf(instance).url, shaFail: instance.shaFail },
-    gitDir: prepared.gitDir,
-    commitSha: prepared.commitSha,
-    branch,
-    workflow: prepared.workflow,
-  };
+  if (lease?.signal.aborted === true) return 0;
+  const input = publishInput(submissionId, instance, prepared, branch);
   let published: Awaited<ReturnType<PipelineDeps['backend']['publish']>>;
   try {
+    // The same submission always yields the same commit: publishing it again (a resumed prepare) pushes nothing new.
     published = await deps.backend.publish(input);
   } catch (error) {
     if (isAppError(error) && (error.kind === 'transient' || error.kind === 'rate_limited')) throw error;
     await fail(deps, submissionId, 'publish_failed', error instanceof Error ? error.message : String(error));
-    return;
+    return 0;
   }
-  await repos.submissions.transition(submissionId, ['preparing'], 'published', {
+  await faultPoint(deps.config, 'after-push', submissionId, logger);
+  const moved = await repos.submissions.transition(submissionId, ['preparing'], 'published', {
     benchRepoId: published.benchRepoId,
     headSha: published.headSha,
     publishedAt: new Date(),
     ...(published.checkRunId !== undefined ? { checkRunId: published.checkRunId } : {}),
   });
+  if (!moved) {
+    logger.info({ submissionId }, 'published, but the submission moved on meanwhile (cancelled): not run');
+    return 0;
+  }
   logger.info({ submissionId, branch, headSha: published.headSha, backend: deps.backend.name }, 'submission published');
   await deps.queues.add('maintenance', { task: 'reconcile', submissionId }, { jobId: `reconcile-${submissionId}`, delayMs: deps.config.pipeline.noRunGraceSeconds * 1000 }).catch(() => undefined);
-
-  const controller = new AbortController();
-  const runTimeout = setTimeout(() => controller.abort(new Error('run timeout')), deps.config.pipeline.runTimeoutMinutes * 60_000);
-  let completionLost = false;
-  const cancelPoll = setInterval(() => {
-    // While the database is away the poll just misses a beat (never an unhandled rejection).
-    repos.submissions.getSummary(submissionId).then((row) => {
-      if (row?.cancelRequestedAt != null) controller.abort(new Error('cancelled'));
-    }, () => undefined);
-  }, 2000);
-  try {
-    // The run goes on while the database is away; its events are recorded once it is back (up to the deadline).
-    const emit = async (event: CiEvent): Promise<void> => {
-      await retryDuringOutage(() => handleCiEvent(deps, event, logger), { deadlineMs: deps.config.worker.dbOutageDeadlineMinutes * 60_000, logger, what: `${event.kind} ${event.status}` }).catch((error: unknown) => {
-        // Lost job events are repaired by finalize (it re-reads the run's jobs); a lost run completion would leave it running.
-        if (isOutage(error) && event.kind === 'workflow_run' && event.status === 'completed') completionLost = true;
-        throw error;
-      });
-    };
-    await deps.backend.afterPublish({ ...input, ...published }, { emit, signal: controller.signal });
-  } finally {
-    clearTimeout(runTimeout);
-    clearInterval(cancelPoll);
-  }
-  if (completionLost) await endAfterLostEvents(repos, submissionId, deps.config.worker.dbOutageDeadlineMinutes, logger);
+  await runPublished(deps, { submissionId, input: { ...input, ...published }, lease, logger });
+  return handOffAfterRun(deps);
 }
 
 async function fail(deps: PipelineDeps, submissionId: string, state: 'infra_error' | 'publish_failed', message: string): Promise<void> {

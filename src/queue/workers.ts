@@ -2,6 +2,7 @@ import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { isAppError, isRetryable } from '../errors.js';
+import { isHandBack } from './hand-back.js';
 import { withOutagePolicy, type OutagePolicy } from './outage.js';
 import { payloadSchemas, type Payload, type QueueName } from './payloads.js';
 
@@ -23,8 +24,11 @@ export interface WorkerOutageOptions extends OutagePolicy {
 const DEFAULT_OUTAGE: WorkerOutageOptions = { deadlineMs: 60 * 60_000 };
 
 export interface WorkerSet {
-  /** Stops taking jobs and waits for active ones to finish (up to the grace period). */
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs and waits for active ones to finish (or hand themselves back); `force` stops at once, leaving
+   * active jobs to BullMQ's stalled-job check (another worker takes them once their lock expired).
+   */
+  close(force?: boolean): Promise<void>;
   readonly workers: Worker[];
 }
 
@@ -47,6 +51,12 @@ export function createWorkerSet(options: {
   autorun?: boolean;
   /** Database outages: jobs wait for the database (attempts not spent) up to a deadline, then give up visibly. */
   outage?: WorkerOutageOptions;
+  /**
+   * How long a job's lock lasts without renewal (renewed every half of it) and how often each worker looks for jobs
+   * whose worker died (their lock expired) to put them back in the queue. BullMQ's defaults: 30 s both.
+   */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
 }): WorkerSet {
   const workers: Worker[] = [];
   const outage = options.outage ?? DEFAULT_OUTAGE;
@@ -68,6 +78,12 @@ export function createWorkerSet(options: {
           );
         } catch (error) {
           if (error instanceof DelayedError) throw error;
+          if (isHandBack(error) && token !== undefined) {
+            // Back to the queue at once, no attempt spent: another worker (or this one restarted) takes it.
+            jobLogger.info({ reason: error.reason, delayMs: error.delayMs }, 'job handed back to the queue');
+            await job.moveToDelayed(Date.now() + error.delayMs, token);
+            throw new DelayedError();
+          }
           if (isRetryable(error)) {
             jobLogger.warn({ err: error }, 'job failed, will retry');
             throw error;
@@ -82,6 +98,8 @@ export function createWorkerSet(options: {
         concurrency: options.concurrency[name] ?? 1,
         autorun: options.autorun ?? true,
         settings: { backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) => retryDelay(attemptsMade, error) },
+        ...(options.lockDurationMs !== undefined ? { lockDuration: options.lockDurationMs } : {}),
+        ...(options.stalledIntervalMs !== undefined ? { stalledInterval: options.stalledIntervalMs } : {}),
       },
     );
     worker.on('error', (error) => logger.error({ err: error }, 'worker error'));
@@ -89,8 +107,8 @@ export function createWorkerSet(options: {
   }
   return {
     workers,
-    async close() {
-      await Promise.all(workers.map((worker) => worker.close()));
+    async close(force = false) {
+      await Promise.all(workers.map((worker) => worker.close(force)));
     },
   };
 }

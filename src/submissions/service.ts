@@ -6,17 +6,25 @@ import { canReadGroundTruth, GROUND_TRUTH_KINDS, scopedIdempotencyKey, type Prin
 import { visibleRun, visibleSubmission } from '../auth/visibility.js';
 import type { NewSubmission, Repositories, SubmissionSummary } from '../db/index.js';
 import { TERMINAL_STATES, SUBMISSION_KINDS, type SubmissionKind, type SubmissionState } from '../domain/states.js';
-import { conflict, invalidInput, isAppError, notFound } from '../errors.js';
+import { conflict, invalidInput, notFound } from '../errors.js';
 import { validatePatch } from '../patches/validate-patch.js';
 import { jobId, type Queues } from '../queue/index.js';
-import { readLines } from '../util/read-lines.js';
-import { DEFAULT_HYGIENE_LIMITS, findInputProblem } from '../util/input-hygiene.js';
+import { createBatch, type BatchOptions, type BatchOutcome } from './create-batch.js';
+import type { CiBackend } from '../backends/ci-backend.js';
+import { endAbandoned } from '../pipeline/end-abandoned.js';
+import { requeueQueued } from './requeue-queued.js';
 
 export interface SubmissionServiceDeps {
   repos: Repositories;
   queues: Queues;
   logger: Logger;
   patchMaxBytes: number;
+  /** LEASE_SECONDS: a queued row whose prepare job finished this long ago without starting it is stuck (see recover). */
+  leaseSeconds?: number;
+  /** LEASE_MAX_RESUMES: replacements of a stuck queued row's job before it ends infra_error. */
+  maxResumes?: number;
+  /** Stops what is left of a run nobody runs any more on this host (CiBackend.abandonRun): a cancel of a dead worker's run. */
+  abandonRun?: CiBackend['abandonRun'];
 }
 
 export const submissionInputSchema = z.object({
@@ -27,22 +35,7 @@ export const submissionInputSchema = z.object({
 });
 export type SubmissionInput = z.input<typeof submissionInputSchema>;
 
-export interface BatchRowError {
-  line: number;
-  code: string;
-  message: string;
-}
-
-export interface BatchResult {
-  accepted: number;
-  rejected: number;
-  submissionIds: string[];
-  errors: BatchRowError[];
-}
-
-const BATCH_CHUNK = 250;
-const MAX_BATCH_IDS = 100_000;
-const MAX_BATCH_ERRORS = 1000;
+export type { BatchOptions, BatchOutcome, BatchResult, BatchRowError } from './create-batch.js';
 
 /**
  * `principal`: the API caller, who owns what it creates and sees only its own runs and submissions (operators see
@@ -51,9 +44,18 @@ const MAX_BATCH_ERRORS = 1000;
 export interface SubmissionService {
   /** The Idempotency-Key is scoped to the principal's token (`cli` without one). */
   create(input: SubmissionInput, idempotencyKey?: string, principal?: Principal): Promise<{ submission: SubmissionSummary; created: boolean }>;
-  createBatch(runId: string, lines: Readable, defaults?: { kind?: SubmissionKind; maxTotalBytes?: number; principal?: Principal }): Promise<BatchResult>;
+  /** All or nothing: see create-batch.ts. */
+  createBatch(runId: string, lines: Readable, options?: BatchOptions): Promise<BatchOutcome>;
+  /**
+   * Cancels a submission that has not finished: at once (with what is left of its run killed) unless a live worker
+   * runs it, which stops the run itself within 2 s and finalize ends it `cancelled`.
+   */
   cancel(id: string, principal?: Principal): Promise<SubmissionSummary>;
-  /** Enqueues queued submissions that never reached the queue (Redis was down when they were accepted). */
+  /**
+   * Enqueues queued submissions that never reached the queue (Redis was down when they were accepted) or whose job
+   * Redis lost (FLUSHALL, a restart without persistence); replaces the job of a queued row it finished without
+   * starting (LEASE_SECONDS ago). Returns how many were enqueued.
+   */
   recover(olderThanMs?: number): Promise<number>;
 }
 
@@ -121,54 +123,10 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
       return result;
     },
 
-    async createBatch(runId, stream, defaults = {}) {
-      await visibleRun(repos, defaults.principal, runId);
-      const result: BatchResult = { accepted: 0, rejected: 0, submissionIds: [], errors: [] };
+    createBatch(runId, stream, options = {}) {
       const cache: InstanceCache = new Map();
-      let chunk: NewSubmission[] = [];
-      const flush = async (): Promise<void> => {
-        if (chunk.length === 0) return;
-        const ids = await repos.submissions.createMany(chunk);
-        result.accepted += ids.length;
-        if (result.submissionIds.length < MAX_BATCH_IDS) result.submissionIds.push(...ids.slice(0, MAX_BATCH_IDS - result.submissionIds.length));
-        chunk = [];
-        await enqueue(ids);
-      };
-      const reject = (line: number, code: string, message: string): void => {
-        result.rejected += 1;
-        if (result.errors.length < MAX_BATCH_ERRORS) result.errors.push({ line, code, message });
-      };
-      const limits = { maxLineBytes: deps.patchMaxBytes * 2 + 64 * 1024, ...(defaults.maxTotalBytes !== undefined ? { maxTotalBytes: defaults.maxTotalBytes } : {}) };
-      for await (const { line, number: lineNumber } of readLines(stream, limits)) {
-        if (line.trim() === '') continue;
-        let value: unknown;
-        try {
-          value = JSON.parse(line);
-        } catch (error) {
-          reject(lineNumber, 'invalid_json', `not valid JSON: ${(error as Error).message}`);
-          continue;
-        }
-        const unclean = findInputProblem(value, 'row', DEFAULT_HYGIENE_LIMITS);
-        if (unclean !== null) {
-          reject(lineNumber, unclean.code, unclean.message);
-          continue;
-        }
-        const parsed = submissionInputSchema.safeParse({ kind: defaults.kind, ...(typeof value === 'object' && value !== null ? value : {}), runId });
-        if (!parsed.success) {
-          reject(lineNumber, 'invalid_row', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'row'}: ${issue.message}`).join('; '));
-          continue;
-        }
-        try {
-          chunk.push(await prepareRow(parsed.data, null, runId, defaults.principal, cache));
-        } catch (error) {
-          if (!isAppError(error)) throw error;
-          reject(lineNumber, error.code, error.message);
-          continue;
-        }
-        if (chunk.length >= BATCH_CHUNK) await flush();
-      }
-      await flush();
-      return result;
+      const prepare = (input: z.output<typeof submissionInputSchema>, principal: Principal | undefined) => prepareRow(input, null, runId, principal, cache);
+      return createBatch({ repos, schema: submissionInputSchema, patchMaxBytes: deps.patchMaxBytes, prepare, enqueue }, runId, stream, options);
     },
 
     async cancel(id, principal) {
@@ -176,8 +134,11 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
       const state = submission.state as SubmissionState;
       if (TERMINAL_STATES.includes(state)) throw conflict('already_finished', `submission ${id} is already ${state}`);
       await repos.submissions.requestCancel(id);
-      if (state === 'queued' || state === 'preparing') {
-        await repos.submissions.transition(id, ['queued', 'preparing'], 'cancelled', { completedAt: new Date(), verdict: 'invalid', reason: 'cancelled' });
+      // A live worker holding the lease stops a running run itself (it polls for the request every 2 s) and finalize
+      // ends it cancelled. Otherwise nobody would: the cancel ends it here, with what is left of its run.
+      const live = submission.leaseOwner !== null && submission.leaseExpiresAt !== null && submission.leaseExpiresAt.getTime() > Date.now();
+      if (!live || state === 'queued' || state === 'preparing') {
+        await endAbandoned({ repos, backend: { ...(deps.abandonRun !== undefined ? { abandonRun: deps.abandonRun } : {}) } }, id, 'cancelled', logger);
       }
       const updated = await repos.submissions.getSummary(id);
       if (updated === null) throw notFound('submission', id);
@@ -186,11 +147,18 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
 
     async recover(olderThanMs = 5000) {
       const ids = await repos.submissions.findUnenqueued(1000, new Date(Date.now() - olderThanMs));
-      if (ids.length === 0) return 0;
-      await queues.addBulk('prepare', ids.map((id) => ({ payload: { submissionId: id }, options: { jobId: jobId('submission', id) } })));
-      await repos.submissions.markEnqueued(ids);
-      logger.info({ count: ids.length }, 'recovered unqueued submissions');
-      return ids.length;
+      if (ids.length > 0) {
+        await queues.addBulk('prepare', ids.map((id) => ({ payload: { submissionId: id }, options: { jobId: jobId('submission', id) } })));
+        await repos.submissions.markEnqueued(ids);
+        logger.info({ count: ids.length }, 'recovered unqueued submissions');
+      }
+      // Rows enqueued once whose job Redis no longer has (FLUSHALL, a restart without persistence), or whose job ended without starting them.
+      const requeued = await requeueQueued(deps, {
+        createdBefore: new Date(Date.now() - olderThanMs),
+        ...(deps.leaseSeconds !== undefined ? { stuckAfterMs: deps.leaseSeconds * 1000 } : {}),
+        ...(deps.maxResumes !== undefined ? { maxResumes: deps.maxResumes } : {}),
+      });
+      return ids.length + requeued;
     },
   };
 }

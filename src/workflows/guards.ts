@@ -14,6 +14,8 @@ export interface RemovedClause {
 export interface GuardContext {
   /** Jobs whose outputs are path filters (dorny/paths-filter and the like). */
   pathFilterJobs: ReadonlySet<string>;
+  /** Step ids (in the job being analyzed) whose outputs are path filters. */
+  pathFilterSteps?: ReadonlySet<string>;
 }
 
 type ClauseVerdict = { kind: 'keep' } | { kind: 'drop'; reason: string } | { kind: 'remove'; reason: string };
@@ -28,6 +30,52 @@ function eventComparison(clause: string): { op: '==' | '!='; value: string } | u
   return undefined;
 }
 
+const UPSTREAM_CLAUSE = /^github\.repository(?:_owner)?\s*==\s*'[^']*'$|^'[^']*'\s*==\s*github\.repository(?:_owner)?$|^github\.event\.repository\.fork\s*==\s*false$|^!\s*github\.event\.repository\.fork$/;
+
+/** Whether a clause restricts work to the upstream repository (false in a copy of it). */
+export function isUpstreamClause(clause: string): boolean {
+  return UPSTREAM_CLAUSE.test(stripOuterParens(clause));
+}
+
+const PULL_REQUEST_WHY = 'false on push: there is no pull request';
+
+function classifyAtom(clause: string, context: GuardContext): ClauseVerdict {
+  const event = eventComparison(clause);
+  if (event !== undefined) {
+    if (event.op === '==' && event.value === 'push') return { kind: 'keep' };
+    if (event.op === '!=' && event.value !== 'push') return { kind: 'keep' };
+    if (event.op === '==' && event.value === 'schedule') return { kind: 'drop', reason: 'runs only on schedule' };
+    if (event.op === '==' && event.value === 'release') return { kind: 'drop', reason: 'runs only on releases' };
+    if (event.op === '==' && /^pull_request(?:_target)?$|^merge_group$/.test(event.value)) return { kind: 'remove', reason: 'false on push' };
+    return { kind: 'remove', reason: 'false on push' };
+  }
+  if (/^(?:startsWith\(\s*github\.(?:event\.)?ref\s*,\s*'refs\/tags[^']*'\s*\)|contains\(\s*github\.(?:event\.)?ref\s*,\s*'refs\/tags[^']*'\s*\)|github\.ref_type\s*==\s*'tag')$/.test(clause)) {
+    return { kind: 'drop', reason: 'runs only on tags (release)' };
+  }
+  if (isUpstreamClause(clause)) return { kind: 'remove', reason: 'false on a fork' };
+  if (/^github\.event\.pull_request\.head\.repo\.full_name\s*==\s*github\.repository$/.test(clause)) {
+    return { kind: 'remove', reason: 'false on push' };
+  }
+  if (/^(?:github\.ref\s*==\s*'refs\/heads\/[^']*'|github\.ref_name\s*==\s*'[^']*')$/.test(clause)) {
+    return { kind: 'remove', reason: 'false on a ci-replay branch' };
+  }
+  if (/^contains\(\s*github\.event\.pull_request\.[\w.*-]+\s*,\s*'[^']*'\s*\)$|^github\.(?:event\.pull_request\.[\w.-]+|head_ref)\s*==\s*'[^']*'$/.test(clause)) {
+    return { kind: 'remove', reason: PULL_REQUEST_WHY };
+  }
+  const payload = /^(?:contains\(\s*)?github\.event\.(label|comment|issue|review|discussion)\b[\w.*-]*(?:\s*,\s*'[^']*'\s*\)|\s*==\s*'[^']+')$/.exec(clause);
+  if (payload?.[1] !== undefined) return { kind: 'drop', reason: `runs only on ${payload[1]} events` };
+  if (/^github\.event\.action\s*==\s*'[^']+'$/.test(clause)) return { kind: 'drop', reason: 'runs only on a webhook action' };
+  const filter = /^needs\.([\w-]+)\.outputs\.[\w-]+(?:\s*==\s*'true'|\s*!=\s*'false')?$/.exec(clause);
+  if (filter?.[1] !== undefined && context.pathFilterJobs.has(filter[1])) {
+    return { kind: 'remove', reason: 'a path filter that could skip the checks' };
+  }
+  const stepFilter = /^steps\.([\w-]+)\.outputs\.[\w-]+(?:\s*==\s*'true'|\s*!=\s*'false')?$/.exec(clause);
+  if (stepFilter?.[1] !== undefined && context.pathFilterSteps?.has(stepFilter[1]) === true) {
+    return { kind: 'remove', reason: 'a path filter that could skip the checks' };
+  }
+  return { kind: 'keep' };
+}
+
 function classifyClause(raw: string, context: GuardContext): ClauseVerdict {
   const clause = stripOuterParens(raw);
   const alternatives = splitTopLevel(clause, '||');
@@ -36,34 +84,15 @@ function classifyClause(raw: string, context: GuardContext): ClauseVerdict {
     if (decision.kind === 'rewrite') return { kind: 'remove', reason: decision.removed.map((entry) => entry.why).join('; ') };
     return decision;
   }
-  const event = eventComparison(clause);
-  if (event !== undefined) {
-    if (event.op === '==' && event.value === 'push') return { kind: 'keep' };
-    if (event.op === '!=' && event.value !== 'push') return { kind: 'keep' };
-    if (event.op === '==' && event.value === 'schedule') return { kind: 'drop', reason: 'runs only on schedule' };
-    if (event.op === '==' && event.value === 'release') return { kind: 'drop', reason: 'runs only on releases' };
-    return { kind: 'remove', reason: 'false on push' };
+  const conjuncts = splitTopLevel(clause, '&&');
+  if (conjuncts.length > 1) {
+    const verdicts = conjuncts.map((part) => classifyClause(part, context));
+    const drop = verdicts.find((verdict) => verdict.kind === 'drop');
+    if (drop !== undefined) return drop;
+    const removed = verdicts.flatMap((verdict) => (verdict.kind === 'remove' ? [verdict.reason] : []));
+    return removed.length > 0 ? { kind: 'remove', reason: [...new Set(removed)].join('; ') } : { kind: 'keep' };
   }
-  if (/^(?:startsWith\(\s*github\.(?:event\.)?ref\s*,\s*'refs\/tags[^']*'\s*\)|github\.ref_type\s*==\s*'tag')$/.test(clause)) {
-    return { kind: 'drop', reason: 'runs only on tags (release)' };
-  }
-  if (/^github\.repository(?:_owner)?\s*==\s*'[^']*'$|^'[^']*'\s*==\s*github\.repository(?:_owner)?$/.test(clause)) {
-    return { kind: 'remove', reason: 'false on a fork' };
-  }
-  if (/^github\.event\.pull_request\.head\.repo\.full_name\s*==\s*github\.repository$/.test(clause)) {
-    return { kind: 'remove', reason: 'false on push' };
-  }
-  if (/^(?:github\.ref\s*==\s*'refs\/heads\/[^']*'|github\.ref_name\s*==\s*'[^']*')$/.test(clause)) {
-    return { kind: 'remove', reason: 'false on a ci-replay branch' };
-  }
-  if (/^contains\(\s*github\.event\.pull_request\.[\w.*-]+\s*,\s*'[^']*'\s*\)$|^github\.(?:event\.pull_request\.[\w.-]+|head_ref)\s*==\s*'[^']*'$/.test(clause)) {
-    return { kind: 'remove', reason: 'false on push: there is no pull request' };
-  }
-  const filter = /^needs\.([\w-]+)\.outputs\.[\w-]+(?:\s*==\s*'true'|\s*!=\s*'false')?$/.exec(clause);
-  if (filter?.[1] !== undefined && context.pathFilterJobs.has(filter[1])) {
-    return { kind: 'remove', reason: 'a path filter that could skip the checks' };
-  }
-  return { kind: 'keep' };
+  return classifyAtom(clause, context);
 }
 
 /** Decides what to do with an `if:` condition for a replay triggered by a push to a benchmark branch. */
@@ -87,15 +116,20 @@ export function analyzeGuard(condition: string, context: GuardContext): GuardDec
 function analyzeDisjunction(disjuncts: readonly string[], context: GuardContext): GuardDecision {
   const verdicts = disjuncts.map((part) => classifyClause(part, context));
   if (verdicts.some((verdict) => verdict.kind === 'keep')) return { kind: 'keep' };
+  const all: RemovedClause[] = [{ clause: disjuncts.join(' || '), why: 'every alternative is false on push' }];
+  // An alternative that runs the job for pull requests makes it validation, whatever else (tags, schedule) also runs it.
+  const forPullRequests = verdicts.some((verdict) => verdict.kind === 'remove' && /\bfalse on push\b/.test(verdict.reason))
+    && disjuncts.some((part) => /pull_request|merge_group/.test(part));
+  if (forPullRequests) return { kind: 'rewrite', condition: undefined, removed: all };
   if (verdicts.some((verdict) => verdict.kind === 'drop' && verdict.reason === 'runs only on schedule')) {
     return { kind: 'drop', reason: 'runs only on schedule or manual dispatch' };
   }
   const drops = verdicts.flatMap((verdict) => (verdict.kind === 'drop' ? [verdict.reason] : []));
   if (drops.length > 0) {
     const others = disjuncts.filter((_, index) => verdicts[index]?.kind !== 'drop').map((part) => `\`${stripOuterParens(part)}\``);
-    return { kind: 'drop', reason: [drops.join(' or '), ...(others.length > 0 ? [`otherwise needs ${others.join(' or ')}`] : [])].join('; ') };
+    return { kind: 'drop', reason: [[...new Set(drops)].join(' or '), ...(others.length > 0 ? [`otherwise needs ${others.join(' or ')}`] : [])].join('; ') };
   }
-  return { kind: 'rewrite', condition: undefined, removed: [{ clause: disjuncts.join(' || '), why: 'every alternative is false on push' }] };
+  return { kind: 'rewrite', condition: undefined, removed: all };
 }
 
 /** `a` (why), `b` (why) */

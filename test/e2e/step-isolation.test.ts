@@ -83,8 +83,9 @@ describe('steps cannot reach the service (local backend, default sandbox setting
       `tcp 127.0.0.1:${port(env.config.redisUrl, 6379)}=refused`,
       'tcp [::1]:5432=refused',
       'etc=denied',
-      // only the way to the job's own directory and the read-only source repository (origin): no runs, logs, archive, mirrors
-      'data-dir-entries=bench,work',
+      // only the way to the run's own directory (its job and its read-only origin view) and to the base view that view
+      // borrows from: no benchmark repositories, runs, logs, archive, mirrors
+      'data-dir-entries=views,work',
       'workspace=written',
     ]));
     // (the test's DATA_DIR is under /tmp, which steps get as their own: what they write there stays in their job)

@@ -1,11 +1,12 @@
-import { BUILTIN_ACTION_NAMES } from '../../executor/index.js';
+import { BUILTIN_ACTION_NAMES, describeSandbox, type SandboxSettings } from '../../executor/index.js';
 import type { BackendCapabilities } from '../../workflows/index.js';
 
 /**
  * What the local executor (src/executor/) runs today: jobs on this Linux host, `run:` steps in bash, sh, python
  * or a custom `{0}` shell, the actions it has built-in stand-ins for, and local reusable workflows one level
  * deep without a matrix. No service or job containers, no other actions (marketplace, `./` composite or
- * JavaScript, `docker://`), no self-hosted, GPU, Windows or macOS runners, no pwsh/powershell/cmd, no secrets.
+ * JavaScript, `docker://`), no self-hosted, GPU, Windows or macOS runners, no pwsh/powershell/cmd, no secrets,
+ * and, in the step sandbox, no root (steps run as an unprivileged user with no_new_privs: `sudo` cannot elevate).
  * A container-capable executor widens this description; the preflight follows.
  */
 export const LOCAL_EXECUTOR_CAPABILITIES: BackendCapabilities = {
@@ -17,4 +18,16 @@ export const LOCAL_EXECUTOR_CAPABILITIES: BackendCapabilities = {
   runners: { selfHosted: false, gpu: false, os: ['linux'] },
   unsupportedShells: ['pwsh', 'powershell', 'cmd'],
   secrets: [],
+  root: false,
 };
+
+/**
+ * The capabilities of this worker's local executor with these sandbox settings: steps cannot become root only where
+ * the step sandbox will really be used (namespaces: an unprivileged uid, or no capabilities in a user namespace, and
+ * no_new_privs either way). Without it (EXECUTOR_SANDBOX=off, or auto where namespaces cannot be created) steps run
+ * as the worker user, and whether `sudo` works there is the host's business, not a blocker.
+ */
+export async function localExecutorCapabilities(settings: SandboxSettings): Promise<BackendCapabilities> {
+  const sandbox = await describeSandbox(settings);
+  return { ...LOCAL_EXECUTOR_CAPABILITIES, root: sandbox.mode !== 'namespaces' };
+}

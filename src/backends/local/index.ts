@@ -5,13 +5,15 @@ import { join, relative } from 'node:path';
 import type { Logger } from 'pino';
 import type { BenchRepoRepository } from '../../db/index.js';
 import type { CiEvent, WorkflowJobEvent } from '../../domain/ci-events.js';
-import { runWorkflow, type JobResult, type SandboxSettings } from '../../executor/index.js';
+import { readExecutorReport, type ExecutorJobReport } from '../../domain/executor-report.js';
+import { DEFAULT_SANDBOX_SETTINGS, runWorkflow, type JobResult, type SandboxSettings } from '../../executor/index.js';
 import { pushCommit, runGit, upstreamUrl } from '../../git/index.js';
 import { preflightWorkflow, type BackendCapabilities } from '../../workflows/index.js';
 import type { Artifact, CiBackend, JobRef, PublishInput, PublishResult, RunRef } from '../ci-backend.js';
-import { LOCAL_EXECUTOR_CAPABILITIES } from './capabilities.js';
+import { localExecutorCapabilities } from './capabilities.js';
+import { killLeftovers, recordProcess, removeWorkFolders } from './leftovers.js';
 
-export { LOCAL_EXECUTOR_CAPABILITIES } from './capabilities.js';
+export { LOCAL_EXECUTOR_CAPABILITIES, localExecutorCapabilities } from './capabilities.js';
 
 export interface LocalBackendOptions {
   dataDir: string;
@@ -26,7 +28,10 @@ export interface LocalBackendOptions {
   sandbox?: SandboxSettings;
   /** The service's secrets, masked in every job log. */
   secretValues?: string[];
-  /** What the executor can run (default: LOCAL_EXECUTOR_CAPABILITIES); the preflight checks workflows against it. */
+  /**
+   * What the executor can run; the preflight checks workflows against it. Default: LOCAL_EXECUTOR_CAPABILITIES, with
+   * root (sudo) allowed only where the step sandbox is off (localExecutorCapabilities).
+   */
   capabilities?: BackendCapabilities;
 }
 
@@ -42,12 +47,19 @@ const bigId = (): string => (BigInt(randomInt(2 ** 20, 2 ** 47)) * 64n + BigInt(
  */
 export function createLocalBackend(options: LocalBackendOptions): CiBackend {
   const runDir = (runId: string): string => join(options.dataDir, 'runs', runId);
+  const workRoot = join(options.dataDir, 'work');
+  // Attempt 1 keeps the original names; a re-run after a dead worker gets its own job list and artifacts.
+  const jobsFile = (ref: { runId: string; runAttempt: number }): string => join(runDir(ref.runId), ref.runAttempt === 1 ? 'jobs.json' : `jobs-${ref.runAttempt}.json`);
+  const artifactsDir = (ref: { runId: string; runAttempt: number }): string => join(runDir(ref.runId), ref.runAttempt === 1 ? 'artifacts' : `artifacts-${ref.runAttempt}`);
   const bareRepo = (owner: string, name: string): string => join(options.dataDir, 'bench', `${owner}--${name}.git`);
 
   /**
-   * The benchmark repository starts as a full copy of the upstream (as a fork would), so pushes from the
-   * partial-clone mirror send only the new objects and checkouts find every blob; the instance's base commit is
-   * fetched into it when the upstream's branches do not reach it.
+   * The benchmark repository holds, of the upstream, only what its instances need: each instance's base commit with
+   * its history and the tags pointing into it, fetched when first needed (so pushes from the partial-clone mirror
+   * send only the new objects, and checkouts find every blob). Not the upstream's branches: they would carry the
+   * fix commits (`sha_success`) and everything after. Only where the upstream refuses a fetch by commit id does it
+   * fall back to a copy of the upstream's branches. Steps never see this repository (a run's `origin` is a view
+   * of its own commit: src/executor/source-view.ts).
    */
   async function ensureBare(path: string, upstream: string, baseSha: string): Promise<void> {
     try {
@@ -55,22 +67,39 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
     } catch {
       await mkdir(join(path, '..'), { recursive: true });
       const temporary = `${path}.tmp-${process.pid}-${Date.now()}`;
-      const cloned = await runGit(['clone', '--bare', '--quiet', '--no-tags', upstreamUrl(upstream), temporary], { allowFailure: true });
-      if (cloned.exitCode !== 0) await runGit(['init', '--bare', '--quiet', temporary]);
+      await runGit(['init', '--bare', '--quiet', temporary]);
       await rename(temporary, path).catch(async () => rm(temporary, { recursive: true, force: true }));
     }
-    const present = await runGit(['cat-file', '-e', `${baseSha}^{commit}`], { gitDir: path, allowFailure: true });
-    if (present.exitCode === 0) return;
+    const present = async (): Promise<boolean> => (await runGit(['cat-file', '-e', `${baseSha}^{commit}`], { gitDir: path, allowFailure: true })).exitCode === 0;
+    if (await present()) return;
     const url = upstreamUrl(upstream);
     const localServer = url.startsWith('file:') ? ['--upload-pack=git -c uploadpack.allowAnySHA1InWant=true upload-pack'] : [];
-    await runGit(['fetch', '--quiet', '--no-tags', ...localServer, url, `${baseSha}:refs/ci-replay/base/${baseSha}`], { gitDir: path, allowFailure: true });
+    await runGit(['fetch', '--quiet', ...localServer, url, `${baseSha}:refs/ci-replay/base/${baseSha}`], { gitDir: path, allowFailure: true });
+    if (await present()) return;
+    await runGit(['fetch', '--quiet', '--no-tags', url, '+refs/heads/*:refs/ci-replay/upstream/*'], { gitDir: path, allowFailure: true });
+  }
+
+  const reportPath = (runId: string, jobId: string): string => join(runDir(runId), 'executor', `${jobId}.json`);
+
+  /** Keeps what the executor observed about a job where the judge reads it (written before the job's completed event). */
+  async function keepReport(runId: string, job: JobResult): Promise<void> {
+    const report = {
+      infraError: job.infraError ?? null,
+      timedOut: job.timedOut,
+      timedOutSteps: job.timedOutSteps ?? [],
+    };
+    const path = reportPath(runId, job.id);
+    await mkdir(join(path, '..'), { recursive: true });
+    await writeFile(`${path}.tmp`, JSON.stringify(report));
+    await rename(`${path}.tmp`, path);
   }
 
   return {
     name: 'local',
 
     async preflight(input) {
-      return preflightWorkflow({ workflow: input.workflow, callees: input.callees, capabilities: options.capabilities ?? LOCAL_EXECUTOR_CAPABILITIES });
+      const capabilities = options.capabilities ?? (await localExecutorCapabilities(options.sandbox ?? DEFAULT_SANDBOX_SETTINGS));
+      return preflightWorkflow({ workflow: input.workflow, callees: input.callees, capabilities });
     },
 
     async publish(input: PublishInput): Promise<PublishResult> {
@@ -91,7 +120,8 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
     },
 
     async afterPublish(input, context) {
-      const runId = bigId();
+      const runId = context.attempt?.runId ?? bigId();
+      const runAttempt = context.attempt?.runAttempt ?? 1;
       const dir = runDir(runId);
       const path = bareRepo(input.instance.repoOwner, input.instance.repoName);
       await mkdir(dir, { recursive: true });
@@ -109,10 +139,11 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
         sha: input.headSha,
         ref: `refs/heads/${input.branch}`,
         runId,
-        runAttempt: 1,
-        workRoot: join(options.dataDir, 'work'),
+        runAttempt,
+        workRoot,
         logsDir: join(dir, 'logs'),
-        artifactsDir: join(dir, 'artifacts'),
+        artifactsDir: artifactsDir({ runId, runAttempt }),
+        sourceViewCacheDir: join(options.dataDir, 'views'),
         maxParallelJobs: options.maxParallelJobs,
         outputCapBytes: options.outputCapBytes,
         ...(options.stepEnv !== undefined ? { env: options.stepEnv } : {}),
@@ -120,17 +151,25 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
         ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
         ...(options.secretValues !== undefined ? { secretValues: options.secretValues } : {}),
         signal: context.signal,
+        onProcess: (pgid) => recordProcess(dir, runAttempt, pgid),
         nextJobId: bigId,
         onEvent: emit,
+        onJobResult: (job) => keepReport(runId, job),
         logger: options.logger.child({ runId }),
       });
-      const jobs = result.jobs.map((job) => jobEvent(job, { repoFullName: input.repoFullName, runId, headSha: input.headSha, branch: input.branch }));
-      await writeFile(join(dir, 'jobs.json'), JSON.stringify(jobs));
+      const jobs = result.jobs.map((job) => jobEvent(job, { repoFullName: input.repoFullName, runId, runAttempt, headSha: input.headSha, branch: input.branch }));
+      await writeFile(jobsFile({ runId, runAttempt }), JSON.stringify(jobs));
+    },
+
+    async abandonRun(ref: RunRef) {
+      const killed = await killLeftovers(runDir(ref.runId), ref.runAttempt);
+      const removed = await removeWorkFolders(workRoot, ref.runId, ref.runAttempt);
+      if (killed + removed > 0) options.logger.info({ runId: ref.runId, runAttempt: ref.runAttempt, killed, removed }, 'abandoned run: leftover step processes killed, work folders removed');
     },
 
     async listRunJobs(ref: RunRef): Promise<WorkflowJobEvent[]> {
       try {
-        return JSON.parse(await readFile(join(runDir(ref.runId), 'jobs.json'), 'utf8')) as WorkflowJobEvent[];
+        return JSON.parse(await readFile(jobsFile(ref), 'utf8')) as WorkflowJobEvent[];
       } catch {
         return [];
       }
@@ -146,8 +185,16 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
       return createReadStream(path);
     },
 
+    async readExecutorReport(ref: JobRef): Promise<ExecutorJobReport | null> {
+      try {
+        return readExecutorReport(JSON.parse(await readFile(reportPath(ref.runId, ref.jobId), 'utf8')));
+      } catch {
+        return null;
+      }
+    },
+
     async listArtifacts(ref: RunRef): Promise<Artifact[]> {
-      const root = join(runDir(ref.runId), 'artifacts');
+      const root = artifactsDir(ref);
       let names: string[];
       try {
         names = await readdir(root);
@@ -175,12 +222,12 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
   };
 }
 
-function jobEvent(job: JobResult, ref: { repoFullName: string; runId: string; headSha: string; branch: string }): WorkflowJobEvent {
+function jobEvent(job: JobResult, ref: { repoFullName: string; runId: string; runAttempt: number; headSha: string; branch: string }): WorkflowJobEvent {
   return {
     kind: 'workflow_job',
     repoFullName: ref.repoFullName,
     runId: ref.runId,
-    runAttempt: 1,
+    runAttempt: ref.runAttempt,
     jobId: job.id,
     headSha: ref.headSha,
     headBranch: ref.branch,

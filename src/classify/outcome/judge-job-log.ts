@@ -1,4 +1,5 @@
 import { classifyJob, type JobClassification } from '../classify-job.js';
+import type { ExecutorJobReport } from '../../domain/executor-report.js';
 import type { LogInput, StepInput } from '../types.js';
 import { judgeJob, type JobJudgement, type JudgeStep } from './judge-job.js';
 
@@ -11,6 +12,8 @@ export interface JudgeJobLogInput {
   steps: readonly (JudgeStep & Pick<StepInput, 'startedAt' | 'completedAt'>)[];
   /** The job's log, or null when it has none. */
   log: LogInput | null;
+  /** What the backend's executor observed (local backend; see JudgeJobInput.executor). */
+  executor?: ExecutorJobReport | null;
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { ErrorType } from '../../domain/error-types.js';
+import type { ExecutorJobReport } from '../../domain/executor-report.js';
 import type { JobOutcome, OutcomeEvidence, ReasonCode } from '../../domain/states.js';
 import type { LogLine, ParsedLog, ParsedStep } from '../types.js';
+import { confirmed, reportedAt } from './executor-trust.js';
 import { OUTCOME_RULES, type OutcomeRule } from './rules/index.js';
 
 /** A job step as GitHub (or the local executor) reports it. */
@@ -18,6 +20,13 @@ export interface JudgeJobInput {
   /** The job's log parsed with the classifier's rules and `keepTailLines` (see judgeJobLog), or null: no log. */
   log: ParsedLog | null;
   rules?: readonly OutcomeRule[];
+  /**
+   * What the backend's own executor observed (the local backend): undefined where the runner's messages can only be
+   * read in the log (GitHub); null where the executor reports but nothing is on file for this job. When not
+   * undefined, a `runner`-issued rule decides only where the report confirms it (ExecutorJobReport): a step that
+   * prints such a line is judged by the other rules.
+   */
+  executor?: ExecutorJobReport | null;
 }
 
 /** What a completed job says: its outcome, why, and the step and log lines that prove it. */
@@ -80,18 +89,25 @@ function errorLines(log: ParsedLog): LogLine[] {
 const blockName = (block: ParsedStep): string => block.stepName ?? block.title;
 
 /** The step whose failure ended the job: the first failed step of the step list, or the first failing block. */
-function failingStep(input: JudgeJobInput): { name: string; block: ParsedStep | undefined } | undefined {
+function failingStep(input: JudgeJobInput): { name: string; number: number | undefined; block: ParsedStep | undefined } | undefined {
   const failed = [...input.steps].sort((a, b) => a.number - b.number).find((step) => step.conclusion === 'failure');
   const blocks = input.log?.steps ?? [];
-  if (failed !== undefined) return { name: failed.name, block: blocks.find((block) => block.stepNumber === failed.number) };
+  if (failed !== undefined) return { name: failed.name, number: failed.number, block: blocks.find((block) => block.stepNumber === failed.number) };
   const block = input.log?.failedSteps[0];
-  return block === undefined ? undefined : { name: blockName(block), block };
+  return block === undefined ? undefined : { name: blockName(block), number: block.stepNumber, block };
+}
+
+/** The executor's own line for a reported message (the last one with its text: a step may have printed it earlier). */
+function reportedEvidence(step: string | null, lines: readonly LogLine[], message: string): OutcomeEvidence {
+  const own = lines.filter((line) => line.text.includes(message)).slice(-1);
+  return evidence(step, own, 'executor-report');
 }
 
 /** Whether a test or tool failure of the step itself explains its exit. */
 const explained = (block: ParsedStep): boolean => block.hits.some((hit) => !hit.fallback && EXPLAINING_TYPES.has(hit.type));
 
 function decides(rule: OutcomeRule, block: ParsedStep): boolean {
+  if (rule.script !== undefined && !rule.script.test(block.command)) return false;
   switch (rule.precedence) {
     case 'always':
       return true;
@@ -104,9 +120,16 @@ function decides(rule: OutcomeRule, block: ParsedStep): boolean {
   }
 }
 
-function apply(rules: readonly OutcomeRule[], scope: OutcomeRule['scope'], lines: readonly LogLine[], step: string | null, block?: ParsedStep): JobJudgement | undefined {
+function apply(
+  rules: readonly OutcomeRule[],
+  scope: OutcomeRule['scope'],
+  lines: readonly LogLine[],
+  step: string | null,
+  trust: (rule: OutcomeRule) => boolean,
+  block?: ParsedStep,
+): JobJudgement | undefined {
   for (const rule of rules) {
-    if (rule.scope !== scope) continue;
+    if (rule.scope !== scope || !trust(rule)) continue;
     const found = rule.match(lines);
     if (found === undefined || (block !== undefined && !decides(rule, block))) continue;
     const exit = block === undefined ? [] : lines.filter((line) => /^##\[error\]Process completed with exit code \d+\./.test(line.text)).slice(-1);
@@ -129,6 +152,10 @@ function apply(rules: readonly OutcomeRule[], scope: OutcomeRule['scope'], lines
  *    `timeout-minutes` (timed_out), a local step limit or sandbox failure, a full disk, an OOM kill, a feature the
  *    backend cannot run, missing runner tooling, an unreachable network (infra_error);
  * 7. otherwise the repository's own steps failed → failed (step_failed).
+ *
+ * With an executor report (`input.executor`, the local backend) the runner's own messages in 2, 5 and 6 count only
+ * where the report confirms them, and what it reports decides even without its line; without one (GitHub) the log
+ * is believed. Step 1 alone is "Set up job": a workflow step given that name is judged as a step.
  */
 export function judgeJob(input: JudgeJobInput): JobJudgement | null {
   const rules = input.rules ?? OUTCOME_RULES;
@@ -150,11 +177,14 @@ export function judgeJob(input: JudgeJobInput): JobJudgement | null {
       break;
   }
   const log = input.log;
-  const runner = log === null ? undefined : apply(rules, 'job', errorLines(log), null);
+  const executor = input.executor;
+  const runner = log === null ? undefined : apply(rules, 'job', errorLines(log), null, (rule) => confirmed(rule, executor, undefined));
   if (runner?.evidence != null) {
     const at = blockAt(log, runner.evidence.lines[0]?.line);
     return { ...runner, evidence: { ...runner.evidence, step: at === undefined ? null : blockName(at) } };
   }
+  // the executor stopped the job at its time limit, whatever its log still shows
+  if (executor?.timedOut === true) return { outcome: 'timed_out', reason: 'timed_out', evidence: { step: null, lines: [], rule: 'executor-report' } };
   if (input.conclusion === 'timed_out') return { outcome: 'timed_out', reason: 'timed_out', evidence: lastError(log) };
   if (input.conclusion === 'cancelled') return { outcome: 'cancelled', reason: 'cancelled', evidence: lastError(log) };
 
@@ -162,10 +192,18 @@ export function judgeJob(input: JudgeJobInput): JobJudgement | null {
   if (unfinished !== undefined) return { outcome: 'infra_error', reason: 'runner_lost', evidence: { step: unfinished.name, lines: [], rule: 'step-never-finished' } };
 
   const failing = failingStep(input);
-  const setupFailed = failing?.name === SETUP || (input.steps.length === 0 && failing?.block?.title === SETUP && failing.block.index === 0);
-  if (setupFailed) {
+  // "Set up job" is the runner's step 1: a step of the workflow named "Set up job" is judged as any other step
+  const setupFailed =
+    (failing?.name === SETUP && (failing.number === 1 || failing.number === undefined)) ||
+    (input.steps.length === 0 && failing?.block?.title === SETUP && failing.block.index === 0);
+  const setupTrusted = executor === undefined || reportedAt(executor, 1) !== null;
+  if (setupFailed && setupTrusted) {
     const lines = failing?.block === undefined ? [] : blockLines(failing.block);
-    return apply(rules, 'setup', lines, SETUP) ?? { outcome: 'infra_error', reason: 'job_setup_failed', evidence: evidence(SETUP, lines.filter((line) => line.text.startsWith('##[error]')), 'setup-failed') };
+    const decided = apply(rules, 'setup', lines, SETUP, (rule) => confirmed(rule, executor, 1));
+    if (decided !== undefined) return decided;
+    const reported = reportedAt(executor, 1);
+    if (reported !== null) return { outcome: 'infra_error', reason: reported.reason, evidence: reportedEvidence(SETUP, lines, reported.message) };
+    return { outcome: 'infra_error', reason: 'job_setup_failed', evidence: evidence(SETUP, lines.filter((line) => line.text.startsWith('##[error]')), 'setup-failed') };
   }
   if (failing === undefined) {
     // Failed without a failed step: nothing of the repository ran (no steps, no log) or the log says nothing.
@@ -177,8 +215,14 @@ export function judgeJob(input: JudgeJobInput): JobJudgement | null {
   const block = failing.block;
   if (block !== undefined) {
     const lines = blockLines(block);
-    const decided = apply(rules, 'step', lines, failing.name, block);
+    const decided = apply(rules, 'step', lines, failing.name, (rule) => confirmed(rule, executor, failing.number), block);
     if (decided !== undefined) return decided;
+  }
+  // what the executor observed at this step decides even where no rule reads its line (a log cut short)
+  const reported = reportedAt(executor, failing.number);
+  if (reported !== null) return { outcome: 'infra_error', reason: reported.reason, evidence: reportedEvidence(failing.name, block === undefined ? [] : blockLines(block), reported.message) };
+  if (failing.number !== undefined && executor?.timedOutSteps.includes(failing.number) === true) {
+    return { outcome: 'timed_out', reason: 'timed_out', evidence: { step: failing.name, lines: [], rule: 'executor-report' } };
   }
   const errors = block === undefined ? [] : blockLines(block).filter((line) => line.text.startsWith('##[error]'));
   return { outcome: 'failed', reason: 'step_failed', evidence: evidence(failing.name, errors.slice(-MAX_EVIDENCE_LINES)) };

@@ -6,7 +6,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'runner-oom-exit-137',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /^##\[error\]Process completed with exit code 137\.|^Killed$|\d+ Killed\s|Out of memory: Killed process|JavaScript heap out of memory|^MemoryError\b/,
+    linePattern: /^##\[error\]Process completed with exit code 137\.|^Killed$|(?:^|\D)\d+ Killed\s|Out of memory: Killed process|JavaScript heap out of memory|^MemoryError\b/,
     context: { before: 2 },
     example: { command: 'python train.py', lines: ['##[error]Process completed with exit code 137.'] },
   },

@@ -62,7 +62,8 @@ export const PYTHON_TEST_RULES: Rule[] = [
     type: 'Test Failure',
     tool: 'pytest',
     commandPattern: CMD.pytest,
-    linePattern: /^FAILED (\S+)|^(\S+::\S+) FAILED\b|^=+ (?:.*, )?\d+ failed\b|^ERROR (\S+::\S+)/,
+    // `(?=\S+::\S)\S+` is `\S+::\S+` without its quadratic backtracking on a long word of colons.
+    linePattern: /^FAILED (\S+)|^((?=\S+::\S)\S+) FAILED\b|^=+ (?:.*, )?\d+ failed\b|^ERROR (\S+::\S+)/,
     example: { command: 'python -m pytest', lines: ['FAILED tests/test_calc.py::test_add - assert 4 == 5'] },
   },
   {

@@ -18,8 +18,11 @@ export const wholeFile =
     return file === undefined ? undefined : { path: file.trim(), line: 1, message };
   };
 
-/** `File "x.py", line 3` (tracebacks) or `x.py:3: in <module>` (pytest). */
-export const PY_FILE_HEADER = /^(?:E\s+)?\s*File "([^"]+)", line (\d+)|^(\S+\.py):(\d+): in /;
+/**
+ * `File "x.py", line 3` (tracebacks) or `x.py:3: in <module>` (pytest). Written so that no run of characters can be
+ * split between two quantifiers (`(?:E\s+)?\s*` took quadratic time on a long line of spaces after an `E`).
+ */
+export const PY_FILE_HEADER = /^(?:E\s+|\s*)File "([^"]+)", line (\d+)|^(\S+\.py):(\d+): in /;
 
 /**
  * The location line of a rustc-style diagnostic: ` --> path:line:col`, indented by the width of the snippet's

@@ -49,6 +49,12 @@ export interface CiRecordRepository {
   saveJobOutcome(jobId: string, judged: { outcome: string; reason: string | null; evidence: object | null }): Promise<void>;
   /** Records a run attempt's judged outcome and reason. */
   saveRunOutcome(workflowRunId: string, judged: { outcome: string; reason: string | null }): Promise<void>;
+  /**
+   * Ends a run attempt nobody will finish (its worker died, or it was cancelled while nobody ran it): the attempt and
+   * every job of it not yet completed become completed with `conclusion` and the given outcome. Returns whether the
+   * attempt was still open.
+   */
+  closeRun(workflowRunId: string, end: { conclusion: 'cancelled'; outcome: string; reason: string }): Promise<boolean>;
 }
 
 export function createCiRecordRepository(prisma: Prisma): CiRecordRepository {
@@ -158,6 +164,20 @@ export function createCiRecordRepository(prisma: Prisma): CiRecordRepository {
     },
     async saveRunOutcome(workflowRunId, judged) {
       await prisma.workflowRun.update({ where: { id: workflowRunId }, data: { outcome: judged.outcome, outcomeReason: judged.reason } });
+    },
+    async closeRun(workflowRunId, end) {
+      const completedAt = new Date();
+      return prisma.$transaction(async (tx) => {
+        await tx.job.updateMany({
+          where: { workflowRunId, status: { not: 'completed' } },
+          data: { status: 'completed', conclusion: end.conclusion, outcome: end.outcome, outcomeReason: end.reason, completedAt },
+        });
+        const closed = await tx.workflowRun.updateMany({
+          where: { id: workflowRunId, status: { not: 'completed' } },
+          data: { status: 'completed', conclusion: end.conclusion, outcome: end.outcome, outcomeReason: end.reason, completedAt },
+        });
+        return closed.count === 1;
+      }, TRANSACTION_LIMITS);
     },
   };
 }

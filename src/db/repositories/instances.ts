@@ -47,6 +47,8 @@ export interface InstanceFilter {
 
 export interface InstanceRepository {
   upsert(input: InstanceInput): Promise<ImportOutcome>;
+  /** Upserts every row in one transaction (all or nothing); rows come in chunks (e.g. from a spool). */
+  upsertMany(rows: AsyncIterable<InstanceInput[]>): Promise<Record<ImportOutcome, number>>;
   get(id: string): Promise<InstanceRow | null>;
   list(filter: InstanceFilter): Promise<InstanceRow[]>;
   setHealth(id: string, health: string): Promise<void>;
@@ -55,25 +57,42 @@ export interface InstanceRepository {
   listAll(): Promise<InstanceRow[]>;
 }
 
+type Client = Pick<Prisma, 'instance'>;
+
+/** Inserts or updates one instance by id; a row whose content hash is unchanged is left alone. */
+async function upsertOne(prisma: Client, input: InstanceInput): Promise<ImportOutcome> {
+  const data = {
+    ...input,
+    changedFiles: input.changedFiles,
+    logs: input.logs,
+    subtasks: input.subtasks === null ? undefined : (input.subtasks as object),
+    metadata: input.metadata as object,
+  };
+  const existing = await prisma.instance.findUnique({ where: { id: input.id }, select: { contentHash: true } });
+  if (existing?.contentHash === input.contentHash) return 'unchanged';
+  if (existing === null) {
+    const created = await prisma.instance.createMany({ data: [data], skipDuplicates: true });
+    if (created.count === 1) return 'created';
+  }
+  await prisma.instance.update({ where: { id: input.id }, data });
+  return 'updated';
+}
+
+/** How long one import's transaction may take (thousands of rows with their logs). */
+const IMPORT_TRANSACTION_MS = 30 * 60_000;
+
 export function createInstanceRepository(prisma: Prisma): InstanceRepository {
   return {
-    async upsert(input) {
-      const data = {
-        ...input,
-        changedFiles: input.changedFiles,
-        logs: input.logs,
-        subtasks: input.subtasks === null ? undefined : (input.subtasks as object),
-        metadata: input.metadata as object,
-      };
-      const existing = await prisma.instance.findUnique({ where: { id: input.id }, select: { contentHash: true } });
-      if (existing?.contentHash === input.contentHash) return 'unchanged';
-      if (existing === null) {
-        const created = await prisma.instance.createMany({ data: [data], skipDuplicates: true });
-        if (created.count === 1) return 'created';
-      }
-      await prisma.instance.update({ where: { id: input.id }, data });
-      return 'updated';
-    },
+    upsert: (input) => upsertOne(prisma, input),
+    upsertMany: (rows) =>
+      prisma.$transaction(
+        async (tx) => {
+          const counts: Record<ImportOutcome, number> = { created: 0, updated: 0, unchanged: 0 };
+          for await (const chunk of rows) for (const row of chunk) counts[await upsertOne(tx, row)] += 1;
+          return counts;
+        },
+        { maxWait: 10_000, timeout: IMPORT_TRANSACTION_MS },
+      ),
     get: (id) => prisma.instance.findUnique({ where: { id } }),
     list(filter) {
       const [owner, name] = filter.repo?.split('/') ?? [];

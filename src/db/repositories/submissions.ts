@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATE_OUTCOMES, type SubmissionKind, type SubmissionState } from '../../domain/states.js';
+import { isTerminal, STATE_OUTCOMES, type SubmissionKind, type SubmissionState } from '../../domain/states.js';
 import type pg from 'pg';
 import type { Prisma } from '../client.js';
 import type { SubmissionRow } from '../types.js';
@@ -91,7 +91,7 @@ function withOutcome(to: SubmissionState, patch: SubmissionPatch): SubmissionPat
  * Batch insert in one statement over column arrays (`unnest`), straight through pg: Prisma's createMany keeps a
  * query plan per distinct data set, so thousands of batches would grow the heap.
  */
-async function insertMany(pool: pg.Pool, rows: (NewSubmission & { id: string })[]): Promise<void> {
+export async function insertMany(pool: Pick<pg.PoolClient, 'query'>, rows: (NewSubmission & { id: string })[]): Promise<void> {
   if (rows.length === 0) return;
   const column = <K extends keyof (NewSubmission & { id: string })>(key: K) => rows.map((row) => row[key] ?? null);
   await pool.query(
@@ -138,7 +138,8 @@ export function createSubmissionRepository(prisma: Prisma, pool: pg.Pool): Submi
     async transition(id, from, to, patch = {}) {
       const result = await prisma.submission.updateMany({
         where: { id, state: { in: [...from] } },
-        data: { ...withOutcome(to, patch), state: to },
+        // A final state ends the lease: nobody works on it any more.
+        data: { ...withOutcome(to, patch), state: to, ...(isTerminal(to) ? { leaseOwner: null, leaseExpiresAt: null } : {}) },
       });
       return result.count === 1;
     },

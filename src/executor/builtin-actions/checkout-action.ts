@@ -6,7 +6,7 @@ import { checkoutCommit, fetchDepth } from '../checkout.js';
 import { isAppError } from '../../errors.js';
 import { assertNoSymlinkEscape } from '../sandbox/index.js';
 import type { BuiltinAction } from './index.js';
-import { failStep } from './index.js';
+import { failStep, failStepForPlatform } from './index.js';
 
 const run = promisify(execFile);
 
@@ -19,7 +19,7 @@ export const checkoutAction: BuiltinAction = async (rt, inputs) => {
   const { input, state } = rt;
   const repository = inputs.repository ?? input.repo.fullName;
   if (repository.toLowerCase() !== input.repo.fullName.toLowerCase()) {
-    return failStep(rt, `checkout of another repository is not supported by the local executor: ${repository}`);
+    return failStepForPlatform(rt, 'unsupported_feature', `checkout of another repository is not supported by the local executor: ${repository}`);
   }
   const target = resolve(state.workspace, inputs.path ?? '.');
   if (!target.startsWith(state.workspace)) {

@@ -51,9 +51,16 @@ export async function runBuiltinAction(rt: StepRuntime, uses: string, inputs: Re
     const message = `action not supported by the local executor: ${uses}`;
     log.line(`##[error]${message}`);
     rt.state.annotations.push({ level: 'error', message, stepNumber: rt.number });
+    rt.state.infraError ??= { reason: 'unsupported_feature', message, stepNumber: rt.number };
     return { outcome: 'failure', timedOut: false };
   }
   return builtin(rt, inputs);
+}
+
+/** Fails the step for something this host or executor lacks (not the repository): the executor reports it as such. */
+export function failStepForPlatform(rt: StepRuntime, reason: 'unsupported_feature' | 'runner_tooling_missing', message: string): StepExecution {
+  rt.state.infraError ??= { reason, message, stepNumber: rt.number };
+  return failStep(rt, message);
 }
 
 /** Logs an error line and records it as an annotation; returns a failed execution. */

@@ -6,7 +6,7 @@ import type { HostInterpreter } from '../host-tools.js';
 import { findNodes, findPythons, versionSatisfies } from '../host-tools.js';
 import type { StepRuntime } from '../job-runner/step-runtime.js';
 import type { BuiltinAction } from './index.js';
-import { failStep } from './index.js';
+import { failStep, failStepForPlatform } from './index.js';
 
 /**
  * The PATH directories whose interpreters the executor may run (`--version`) to find one: with a sandbox, not
@@ -60,7 +60,7 @@ export const setupPython: BuiltinAction = async (rt, inputs) => {
   const wanted = requested === undefined || requested === '' ? undefined : requested;
   const chosen = wanted === undefined ? found[0] : found.find((f) => versionSatisfies(f.version, wanted));
   if (chosen === undefined) {
-    return failStep(rt, `python-version ${wanted ?? '(any)'} requested; available: ${describe(found)}`);
+    return failStepForPlatform(rt, 'runner_tooling_missing', `python-version ${wanted ?? '(any)'} requested; available: ${describe(found)}`);
   }
   const shims = pythonShims(rt, chosen);
   const binDir = dirname(chosen.binary);
@@ -83,7 +83,7 @@ export const setupNode: BuiltinAction = async (rt, inputs) => {
   const found = await findNodes(pathDirs);
   const chosen = requested === undefined || requested === '' ? found[0] : found.find((f) => versionSatisfies(f.version, requested));
   if (chosen === undefined) {
-    return failStep(rt, `node-version ${requested ?? '(any)'} requested; available: ${describe(found)}`);
+    return failStepForPlatform(rt, 'runner_tooling_missing', `node-version ${requested ?? '(any)'} requested; available: ${describe(found)}`);
   }
   rt.state.addedPath.unshift(dirname(chosen.binary));
   rt.outputs['node-version'] = `v${chosen.version}`;

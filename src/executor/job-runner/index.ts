@@ -61,7 +61,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const state: JobState = {
     log, workspace, temp, addedEnv: {}, addedPath: [], steps: {}, annotations: [], summary: '',
     status: { failed: false, cancelled: false }, postSteps: [], pids: [],
-    jobDir: input.jobDir, launcher: hostLauncher(input.sandbox), sandbox: null, sandboxEnv: {}, infraError: null,
+    jobDir: input.jobDir, launcher: hostLauncher(input.sandbox), sandbox: null, sandboxEnv: {}, infraError: null, timedOutSteps: [],
   };
   const iso = (): string => now().toISOString();
   const startedAt = iso();
@@ -94,6 +94,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   log.line('Prepare workflow directory');
   log.line('Prepare all required actions');
   let setupError: string | null = job.unsupported[0] ?? null;
+  if (setupError !== null) state.infraError = { reason: 'unsupported_feature', message: setupError, stepNumber: 1 };
   if (setupError === null) {
     try {
       workflowEnv = evaluateEnvMap(input.workflow.env, {}, jobEvalBase);
@@ -102,6 +103,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     } catch (error) {
       if (!isAppError(error)) throw error;
       setupError = error.message;
+      state.infraError = { reason: 'job_setup_failed', message: setupError, stepNumber: 1 };
     }
   }
   if (setupError === null) setupError = await setUpSandbox(input, state, workspace);
@@ -180,7 +182,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   steps.push({ number: steps.length + 1, name: 'Complete job', status: 'completed', conclusion: 'success', startedAt: completeStart, completedAt });
   const conclusion = state.status.cancelled ? 'cancelled' : state.status.failed || setupError !== null ? 'failure' : 'success';
   return {
-    id: input.jobId, key: job.key, name: input.name, matrix: input.matrix, conclusion, timedOut, steps,
+    id: input.jobId, key: job.key, name: input.name, matrix: input.matrix, conclusion, timedOut, timedOutSteps: state.timedOutSteps, steps,
     logPath: input.logPath, annotations: state.annotations, outputs, summary: log.mask(state.summary), startedAt, completedAt,
     ...(state.infraError !== null ? { infraError: state.infraError } : {}),
   };
@@ -257,6 +259,7 @@ async function runStep(
   for (const file of Object.values(files)) rmSync(file, { force: true });
   if (execution.timedOut) {
     log.line(`##[error]The action '${rt.name}' has timed out after ${timeoutMinutes} minutes.`);
+    state.timedOutSteps.push(outcome.number);
   }
   const conclusion = execution.outcome === 'failure' && continueOnError ? 'success' : execution.outcome;
   Object.assign(outcome, { status: 'completed', conclusion, completedAt: iso() });

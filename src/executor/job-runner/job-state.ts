@@ -56,6 +56,8 @@ export interface JobInput {
   now: () => Date;
   /** Called whenever a step starts or finishes (for in-progress job events). */
   onStepsChanged: (steps: StepOutcome[]) => void | Promise<void>;
+  /** Called with the process group id of each step process it starts (RunWorkflowOptions.onProcess). */
+  onProcess?: (pgid: number) => void;
 }
 
 /** Mutable state while a job runs. */
@@ -81,6 +83,8 @@ export interface JobState {
   sandbox: JobSandbox | null;
   /** Variables the sandbox sets for steps (HOME inside the job directory, ~/.local/bin on PATH). */
   sandboxEnv: Record<string, string>;
-  /** The first platform failure of the job (sandbox, resource limit): reported as JobResult.infraError. */
+  /** The first platform failure of the job (setup, sandbox, resource limit, …): reported as JobResult.infraError. */
   infraError: { reason: string; message: string; stepNumber: number } | null;
+  /** Steps stopped at their own `timeout-minutes` (JobResult.timedOutSteps). */
+  timedOutSteps: number[];
 }

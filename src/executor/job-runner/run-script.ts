@@ -32,6 +32,9 @@ export function which(name: string, path: string): string | null {
   return null;
 }
 
+/** Shells GitHub's Linux runners have that this executor does not run. */
+const UNSUPPORTED_SHELLS: readonly string[] = ['pwsh', 'powershell', 'cmd'];
+
 /** Resolves a `shell:` value like GitHub on Linux; returns an error message for unsupported shells. */
 export function resolveShell(shell: string | undefined, scriptPath: string, path: string): ShellCommand | string {
   const build = (name: string, args: string[], extension: string): ShellCommand | string => {
@@ -44,7 +47,7 @@ export function resolveShell(shell: string | undefined, scriptPath: string, path
   if (shell === 'bash') return build('bash', ['--noprofile', '--norc', '-eo', 'pipefail'], '.sh');
   if (shell === 'sh') return build('sh', ['-e'], '.sh');
   if (shell === 'python') return build(which('python', path) === null && which('python3', path) !== null ? 'python3' : 'python', [], '.py');
-  if (shell === 'pwsh' || shell === 'powershell' || shell === 'cmd') {
+  if (UNSUPPORTED_SHELLS.includes(shell)) {
     return `shell '${shell}' is not supported by the local executor`;
   }
   const parts = shell.trim().split(/\s+/);
@@ -82,6 +85,7 @@ export async function runScript(
   if (typeof command === 'string') {
     logHeader(rt, script, shell ?? 'bash');
     log.line(`##[error]${command}`);
+    if (shell !== undefined && UNSUPPORTED_SHELLS.includes(shell)) rt.state.infraError ??= { reason: 'unsupported_feature', message: command, stepNumber: rt.number };
     return { outcome: 'failure', timedOut: false };
   }
   const scriptPath = scriptBase + command.extension;
@@ -109,6 +113,7 @@ export async function runScript(
     onBytes: (bytes) => watch.output(bytes),
     onSpawn: (pid) => {
       rt.state.pids.push(pid);
+      rt.input.onProcess?.(pid);
       watch.started(pid);
     },
   });

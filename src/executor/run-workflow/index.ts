@@ -9,6 +9,7 @@ import type { ResolvedDispatchInputs } from '../dispatch-inputs.js';
 import { buildEventPayload } from '../event-payload/index.js';
 import { inlineReusableWorkflows } from '../reusable-workflows.js';
 import { DEFAULT_SANDBOX_SETTINGS, planSandbox } from '../sandbox/index.js';
+import { createSourceView } from '../source-view.js';
 import type { ArtifactResult, JobResult, RunWorkflowOptions, RunWorkflowResult } from '../types.js';
 import type { WorkflowDef } from '../workflow-model.js';
 import { parseWorkflow } from '../workflow-model.js';
@@ -19,9 +20,11 @@ import { runKey } from './run-key.js';
 
 const execFileAsync = promisify(execFile);
 
+const isUrl = (gitDir: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(gitDir);
+
 /** A file of the run's commit, or null when absent (or the source is not a local git directory). */
 async function readCommitFile(gitDir: string, sha: string, path: string): Promise<string | null> {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(gitDir)) return null;
+  if (isUrl(gitDir)) return null;
   try {
     const { stdout } = await execFileAsync('git', ['show', `${sha}:${path}`], { cwd: gitDir, maxBuffer: 8 * 1024 * 1024 });
     return stdout;
@@ -56,6 +59,18 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
   mkdirSync(options.logsDir, { recursive: true });
   mkdirSync(options.artifactsDir, { recursive: true });
   const runDir = mkdtempSync(join(options.workRoot, `run-${options.runId}-${options.runAttempt}-`));
+  let source: string;
+  try {
+    source = isUrl(options.repo.gitDir)
+      ? options.repo.gitDir
+      : await createSourceView({
+        source: options.repo.gitDir, sha: options.sha, ref: options.ref, dir: join(runDir, 'origin.git'),
+        ...(options.sourceViewCacheDir !== undefined ? { cacheDir: options.sourceViewCacheDir } : {}),
+      });
+  } catch (error) {
+    rmSync(runDir, { recursive: true, force: true });
+    throw error;
+  }
   const artifacts = new Map<string, ArtifactResult>();
   const jobs: JobResult[] = [];
   const runStartedAt = iso();
@@ -95,7 +110,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
   const running = new Map<string, Promise<void>>();
 
   const context = {
-    options, workflow, runDir, artifacts, baseEnv, runnerName, now, signal, pool, emit, event, inputs: dispatch?.context ?? {},
+    options, source, workflow, runDir, artifacts, baseEnv, runnerName, now, signal, pool, emit, event, inputs: dispatch?.context ?? {},
     pythonVersionsDirs: options.pythonVersionsDirs ?? [join(home, '.pyenv', 'versions')],
     sandbox, secretValues: options.secretValues ?? [],
     hiddenPaths: [options.workRoot, options.logsDir, options.artifactsDir, ...(options.sandbox ?? DEFAULT_SANDBOX_SETTINGS).hiddenPaths],

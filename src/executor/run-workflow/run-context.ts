@@ -38,6 +38,11 @@ export function semaphore(limit: number): { acquire: () => Promise<void>; releas
 
 export type RunContext = {
   options: RunWorkflowOptions;
+  /**
+   * What steps reach as `origin`: the run's source view (only the run's commit, its history and the tags into it;
+   * see source-view.ts), or the source URL as given.
+   */
+  source: string;
   workflow: WorkflowDef;
   runDir: string;
   artifacts: Map<string, ArtifactResult>;

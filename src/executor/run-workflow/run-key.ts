@@ -94,7 +94,7 @@ export async function runKey(ctx: RunContext, job: JobDef, done: Map<string, Key
         const input: JobInput = {
           workflow: job.calledFrom?.workflow ?? ctx.workflow, job, matrix,
           inputs: (ev.contexts.inputs ?? {}) as Record<string, ContextValue>, matrixIndex: index, matrixTotal: legs.length, jobId, name, needs,
-          needsStatus, repo: options.repo, sha: options.sha, ref: options.ref, runId: options.runId,
+          needsStatus, repo: { gitDir: ctx.source, fullName: options.repo.fullName }, sha: options.sha, ref: options.ref, runId: options.runId,
           runAttempt: options.runAttempt, runNumber: options.runNumber ?? 1, eventName: options.eventName ?? 'push', event: ctx.event, jobDir: join(ctx.runDir, jobId),
           logPath: join(options.logsDir, `${jobId}.log`), outputCapBytes: options.outputCapBytes ?? 16 * 1024 * 1024,
           baseEnv: ctx.baseEnv, extraEnv: options.env ?? {}, pythonVersionsDirs: ctx.pythonVersionsDirs,
@@ -102,6 +102,7 @@ export async function runKey(ctx: RunContext, job: JobDef, done: Map<string, Key
           cancelGraceMs: options.cancelGraceMs ?? 300_000,
           sandbox: ctx.sandbox, sandboxPaths: sandboxPaths(ctx), secretValues: ctx.secretValues,
           runnerName: ctx.runnerName, signal: failFast.signal, logger: options.logger, now: ctx.now,
+          ...(options.onProcess !== undefined ? { onProcess: options.onProcess } : {}),
           onStepsChanged: async (steps) => {
             if (announced) return;
             announced = true;
@@ -110,6 +111,7 @@ export async function runKey(ctx: RunContext, job: JobDef, done: Map<string, Key
           },
         };
         const result = await runJob(input);
+        await reportJobResult(ctx, result);
         await ctx.emit(jobEvent({
           status: 'completed', conclusion: result.conclusion, startedAt: result.startedAt, completedAt: result.completedAt,
           runnerName: ctx.runnerName, steps: result.steps,
@@ -132,6 +134,15 @@ export async function runKey(ctx: RunContext, job: JobDef, done: Map<string, Key
       : 'success';
   const outputs = Object.assign({}, ...legResults.map((l) => l.result.outputs)) as Record<string, string>;
   return { key: { result, outputs }, results: legResults.map((l) => l.result) };
+}
+
+/** Hands a job's result to the caller before its completed event (a failing callback is logged, never fatal). */
+async function reportJobResult(ctx: RunContext, result: JobResult): Promise<void> {
+  try {
+    await ctx.options.onJobResult?.(result);
+  } catch (error) {
+    ctx.options.logger.warn({ err: error, jobId: result.id }, 'executor job result callback failed');
+  }
 }
 
 function needsOf(keys: string[], done: Map<string, KeyOutcome>): Record<string, ContextValue> {

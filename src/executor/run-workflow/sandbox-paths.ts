@@ -3,8 +3,9 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { RunContext } from './run-context.js';
 
 /**
- * The run's source repository and the object stores it borrows from (`objects/info/alternates`): steps read it as
- * `origin` (a later `git fetch --unshallow`, or a full-history checkout that borrows its objects), read-only.
+ * The run's source view and the object store it borrows from (`objects/info/alternates`: its parent's base view):
+ * steps read it as `origin` (a later `git fetch --unshallow`, or a full-history checkout that borrows its objects),
+ * read-only. The repository the commit was pushed to (every submission's branch) is never shown.
  */
 function sourceRepository(gitDir: string): string[] {
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(gitDir)) return [];
@@ -31,7 +32,7 @@ function sourceRepository(gitDir: string): string[] {
  */
 export function sandboxPaths(ctx: RunContext): { hide: string[]; readOnly: string[]; gitSafeDirectories: string[] } {
   const pathDirs = [ctx.baseEnv.PATH, ctx.options.env?.PATH].flatMap((p) => (p ?? '').split(':')).filter((d) => d.startsWith('/'));
-  const source = sourceRepository(ctx.options.repo.gitDir);
+  const source = sourceRepository(ctx.source);
   const readOnly = [...ctx.pythonVersionsDirs, ...pathDirs, ...source];
   if (ctx.sandbox.namespaces?.network === 'egress') readOnly.push('/etc/resolv.conf');
   const gitDir = source[0];

@@ -6,9 +6,10 @@ import { importInstanceRows, importInstances } from '../../catalog/import-instan
 import { asyncBufferFromBytes, readParquetRows } from '../../catalog/read-parquet.js';
 import { ERROR_TYPES, normalizeErrorType } from '../../domain/error-types.js';
 import { INSTANCE_HEALTH } from '../../domain/states.js';
-import { invalidInput, notFound } from '../../errors.js';
+import { invalidInput, isAppError, notFound } from '../../errors.js';
 import type { AppDeps } from '../app.js';
 import { principalOf } from '../auth.js';
+import { refuseAnnouncedOversize } from '../body-limit.js';
 import { parseInput } from '../validate.js';
 import { startRevalidation } from '../../revalidation/service.js';
 import { instanceSummaryView, instanceView } from '../views.js';
@@ -16,6 +17,8 @@ import { instanceSummaryView, instanceView } from '../views.js';
 const importQuery = z.object({
   upstreamOwner: z.string().regex(/^[A-Za-z0-9-]+$/, 'must be a GitHub account name').optional(),
   dataset: z.string().max(100).optional(),
+  /** All or nothing: any rejected row refuses the whole import. */
+  atomic: z.stringbool().optional(),
 });
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
@@ -36,7 +39,10 @@ export function instanceRoutes(app: FastifyInstance, deps: AppDeps): void {
       config: { auth: 'operator' },
       schema: {
         tags: ['instances'],
-        summary: 'Import instances (CI-Repair-Bench JSONL as application/x-ndjson, a multipart upload of a .jsonl or the released .parquet file, or a JSON array)',
+        summary: 'Import instances (CI-Repair-Bench JSONL as application/x-ndjson, a multipart upload of a .jsonl or the released .parquet file, or a JSON array), all or nothing',
+        description:
+          'Every row is parsed and checked and the body\'s size known before anything is written; the valid rows are then upserted by id in one transaction. Per-row errors are reported and the valid rows imported, unless `atomic=true`: ' +
+          'then any rejected row refuses the import (422 `rows_rejected`). A body (or uploaded file) over BODY_LIMIT_BYTES is 413 `body_too_large` with nothing imported.',
         querystring: z.toJSONSchema(importQuery),
       },
     },
@@ -45,12 +51,15 @@ export function instanceRoutes(app: FastifyInstance, deps: AppDeps): void {
       const parseOptions = {
         ...(query.upstreamOwner !== undefined ? { upstreamOwner: query.upstreamOwner } : {}),
         ...(query.dataset !== undefined ? { dataset: query.dataset } : {}),
+        ...(query.atomic !== undefined ? { atomic: query.atomic } : {}),
       };
-      const source = await importSource(request);
+      const limit = deps.config.limits.bodyLimitBytes;
+      refuseAnnouncedOversize(request, limit);
+      const source = await importSource(request, limit);
       const summary =
         source.kind === 'parquet'
-          ? await importInstanceRows(readParquetRows(asyncBufferFromBytes(source.bytes)), deps.repos.instances, parseOptions)
-          : await importInstances(source.stream, deps.repos.instances, { ...parseOptions, maxTotalBytes: deps.config.limits.bodyLimitBytes });
+          ? await importInstanceRows(parquetRows(source.bytes, source.filename), deps.repos.instances, parseOptions)
+          : await importInstances(source.stream, deps.repos.instances, { ...parseOptions, maxTotalBytes: limit, drainBytes: limit });
       if (summary.created + summary.updated + summary.unchanged === 0 && summary.failed > 0) {
         throw invalidInput('no_valid_rows', `none of the ${summary.failed} rows could be imported; see details.errors`, summary, 422);
       }
@@ -125,21 +134,42 @@ export function revalidationRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 }
 
-type ImportSource = { kind: 'jsonl'; stream: Readable } | { kind: 'parquet'; bytes: Buffer };
+type ImportSource = { kind: 'jsonl'; stream: Readable } | { kind: 'parquet'; bytes: Buffer; filename: string };
 
-async function importSource(request: FastifyRequest): Promise<ImportSource> {
+const fileTooLarge = (limit: number) =>
+  invalidInput('body_too_large', `the uploaded file exceeds ${limit} bytes (BODY_LIMIT_BYTES); nothing was imported: split it into smaller files`, { limitBytes: limit }, 413);
+
+async function importSource(request: FastifyRequest, limit: number): Promise<ImportSource> {
   if (request.isMultipart()) {
     const file = await request.file();
     if (file === undefined) throw invalidInput('missing_file', 'the multipart upload has no file part');
     if (file.filename.endsWith('.parquet')) {
-      const bytes = await file.toBuffer();
+      const bytes = await file.toBuffer().catch((error: unknown) => {
+        throw (error as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE' ? fileTooLarge(limit) : error;
+      });
       if (bytes.subarray(0, 4).toString('latin1') !== 'PAR1') throw invalidInput('invalid_parquet', `${file.filename} is not a Parquet file`, undefined, 422);
-      return { kind: 'parquet', bytes };
+      return { kind: 'parquet', bytes, filename: file.filename };
     }
-    return { kind: 'jsonl', stream: file.file };
+    // The multipart reader cuts a file at the limit and ends its stream quietly: a cut file is refused once read
+    // to its end, which is before anything is written.
+    const stream = file.file;
+    return { kind: 'jsonl', stream: Readable.from((async function* untruncated() {
+      for await (const chunk of stream) yield chunk as Buffer;
+      if (stream.truncated) throw fileTooLarge(limit);
+    })()) };
   }
   const body = request.body;
   if (body instanceof Readable) return { kind: 'jsonl', stream: body };
   if (Array.isArray(body)) return { kind: 'jsonl', stream: Readable.from(body.map((row) => `${JSON.stringify(row)}\n`)) };
   throw invalidInput('invalid_request', 'send JSONL (content-type application/x-ndjson), a multipart file upload, or a JSON array of rows');
+}
+
+/** Rows of an uploaded Parquet file; a file the reader cannot decode is the caller's (422), found before any write. */
+async function* parquetRows(bytes: Buffer, filename: string): AsyncGenerator<Record<string, unknown>> {
+  try {
+    yield* readParquetRows(asyncBufferFromBytes(bytes));
+  } catch (error) {
+    if (isAppError(error)) throw error;
+    throw invalidInput('invalid_parquet', `${filename} could not be read as Parquet: ${error instanceof Error ? error.message.slice(0, 200) : 'unreadable'}`, undefined, 422);
+  }
 }

@@ -25,6 +25,7 @@ export const GITHUB_ACTIONS_CAPABILITIES: BackendCapabilities = {
   runners: { selfHosted: true, gpu: true, os: ['linux', 'windows', 'macos'] },
   unsupportedShells: [],
   secrets: [],
+  root: true,
 };
 
 const normalize = (path: string): string => path.replace(/^\.\//, '').replace(/^\/+/, '').split('@')[0] ?? '';

@@ -1,4 +1,4 @@
-/** Steps a backend cannot run: actions it has no way to execute, shells it does not provide. */
+/** Steps a backend cannot run: actions it has no way to execute, shells it does not provide, commands that need root. */
 import { reachable } from './conditions.js';
 import { objAt, textOf, type JobView, type StepView } from './model.js';
 import type { BackendCapabilities, Blocker } from './types.js';
@@ -51,14 +51,38 @@ function shellBlocker(job: JobView, step: StepView, capabilities: BackendCapabil
   };
 }
 
+/** `sudo` as a command word of a script line (after a separator, `(`, `$(`, a backtick or a keyword), not in a comment. */
+const SUDO = /(?:^|[;&|(`{]|\b(?:then|do|else|exec|xargs|time|env)\s)\s*sudo(?=\s|$)/;
+
+function sudoLine(script: string): string | undefined {
+  return script
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => !line.startsWith('#') && SUDO.test(line));
+}
+
+function rootBlocker(job: JobView, step: StepView, capabilities: BackendCapabilities): Blocker | null {
+  if (capabilities.root) return null;
+  const shell = textOf(step.raw.shell) ?? '';
+  const line = /^\s*sudo\s/.test(shell) ? shell : sudoLine(textOf(step.raw.run) ?? '');
+  if (line === undefined) return null;
+  return {
+    code: 'root_required',
+    job: job.id,
+    step: step.display,
+    evidence: line.length > 200 ? `${line.slice(0, 199)}…` : line,
+    message: `step "${step.display}" of job ${job.id} runs sudo, which GitHub-hosted runners allow without a password; ${capabilities.label} runs steps as an unprivileged user that cannot become root`,
+  };
+}
+
 /** Blockers of the steps that may run on Linux (steps guarded to Windows or macOS only are left out). */
 export function stepBlockers(job: JobView, capabilities: BackendCapabilities): Blocker[] {
   const blockers: Blocker[] = [];
   for (const step of job.steps) {
     if (reachable(step.raw.if, job.combos).length === 0) continue;
     const uses = textOf(step.raw.uses);
-    const blocker = uses !== undefined ? actionBlocker(job, step, uses.trim(), capabilities) : textOf(step.raw.run) !== undefined ? shellBlocker(job, step, capabilities) : null;
-    if (blocker !== null) blockers.push(blocker);
+    const found = uses !== undefined ? [actionBlocker(job, step, uses.trim(), capabilities)] : textOf(step.raw.run) !== undefined ? [shellBlocker(job, step, capabilities), rootBlocker(job, step, capabilities)] : [];
+    for (const blocker of found) if (blocker !== null) blockers.push(blocker);
   }
   return blockers;
 }

@@ -11,7 +11,8 @@ export type BlockerCode =
   | 'unsupported_shell'
   | 'localhost_service_url'
   | 'missing_secret'
-  | 'actions_disabled';
+  | 'actions_disabled'
+  | 'root_required';
 
 /** One reason the standardized workflow cannot be replayed faithfully on a backend. */
 export interface Blocker {
@@ -61,6 +62,11 @@ export interface BackendCapabilities {
   };
   /** `shell:` values (first word) the backend cannot run. */
   unsupportedShells: readonly string[];
+  /**
+   * Steps may run commands as root with `sudo` (GitHub-hosted runners: passwordless sudo). False where steps run as
+   * an unprivileged user that cannot gain privileges (the local executor's sandbox).
+   */
+  root: boolean;
   /** Secrets the backend provides besides GITHUB_TOKEN (upper case). */
   secrets: readonly string[];
 }

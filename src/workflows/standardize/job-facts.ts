@@ -1,7 +1,7 @@
 /** Facts about jobs and steps the job filter decides with: labels for the report, path filters, aggregators. */
 import { isMap, type YAMLMap } from 'yaml';
 import { keyOf, nodeText, pairsOf, stringAt } from '../nodes.js';
-import { publishWordInName } from '../classify.js';
+import { publishWordInName } from '../classify/index.js';
 
 export function jobLabel(job: YAMLMap, id: string): string {
   const name = stringAt(job, 'name');

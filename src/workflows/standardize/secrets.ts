@@ -1,17 +1,14 @@
-/** Removes uses of secrets: publishing steps go, other references become '' or fixed dummy credentials. */
+/** Replaces uses of secrets: references become '' or fixed dummy credentials (steps that need them went with the job filter). */
 import { isMap, isSeq, Scalar, type YAMLMap } from 'yaml';
 import type { ReportEntry } from '../types.js';
-import { keyOf, mapAt, nodeText, pairsOf, stringAt, walkStrings } from '../nodes.js';
+import { keyOf, mapAt, nodeText, pairsOf, walkStrings } from '../nodes.js';
 import { replaceSecrets, secretNames } from '../expressions.js';
-import { REMOVED_COMMAND } from '../classify.js';
 
 /** The position a step had in the original workflow. */
 export type StepIndex = (step: unknown, fallback: number) => number;
 
 /** The value given to secrets that feed service containers, and to the same secrets wherever the job uses them. */
 export const DUMMY_CREDENTIAL = 'ci_replay';
-
-const PUBLISHING_STEP = /upload|publish|deploy|push|notify|release|comment|slack|discord/i;
 
 function replaceIn(node: unknown, path: string, value: (name: string) => string, report: ReportEntry[]): void {
   walkStrings(node, path, ({ scalar, path: where, key }) => {
@@ -70,22 +67,6 @@ export function removeSecrets(root: YAMLMap, jobs: YAMLMap, stepIndex: StepIndex
     const jobId = keyOf(pair);
     const local = perJob.get(jobId) ?? new Set<string>();
     const value = (name: string): string => (local.has(name) ? DUMMY_CREDENTIAL : '');
-    const steps = job.get('steps', true);
-    if (isSeq(steps)) {
-      steps.items = steps.items.filter((step, index) => {
-        if (!isMap(step)) return true;
-        const names = secretNames(nodeText(step)).filter((name) => !local.has(name));
-        const purpose = `${stringAt(step, 'name') ?? ''} ${stringAt(step, 'uses') ?? ''}`;
-        if (names.length === 0 || !PUBLISHING_STEP.test(purpose) || (stringAt(step, 'run') ?? '').includes(REMOVED_COMMAND)) return true;
-        const label = stringAt(step, 'name') === undefined ? stringAt(step, 'uses') ?? 'step' : `"${stringAt(step, 'name') ?? ''}"`;
-        report.push({
-          action: 'removed-step',
-          target: `jobs.${jobId}.steps[${stepIndex(step, index)}]`,
-          reason: `${label} needs ${names.map((name) => `secrets.${name}`).join(', ')} to publish or notify`,
-        });
-        return false;
-      });
-    }
     for (const entry of pairsOf(job)) {
       const key = keyOf(entry);
       if (key === 'steps' && isSeq(entry.value)) {

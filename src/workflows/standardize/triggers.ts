@@ -9,16 +9,22 @@ interface InputDefault {
   name: string;
   value: unknown;
   hasDefault: boolean;
+  type: string | undefined;
+  /** Where a value without a default came from (a caller), when one was found. */
+  source?: string;
 }
 
-function triggerNames(on: unknown): string[] {
+/** Values a caller passes to the workflow's inputs (literal, or evaluated for the caller's chosen configuration). */
+export type CallerInputs = ReadonlyMap<string, { value: unknown; source: string }>;
+
+export function triggerNames(on: unknown): string[] {
   if (isScalar(on)) return [String(on.value)];
   if (isSeq(on)) return on.items.map((item) => (isScalar(item) ? String(item.value) : String(item)));
   if (isMap(on)) return pairsOf(on).map(keyOf);
   return [];
 }
 
-function collectInputs(on: unknown): InputDefault[] {
+function collectInputs(on: unknown, callers: CallerInputs): InputDefault[] {
   if (!isMap(on)) return [];
   const found = new Map<string, InputDefault>();
   for (const trigger of ['workflow_call', 'workflow_dispatch']) {
@@ -27,11 +33,19 @@ function collectInputs(on: unknown): InputDefault[] {
       const name = keyOf(pair);
       if (found.has(name)) continue;
       const spec = isMap(pair.value) ? pair.value : undefined;
-      const type = spec?.get('type');
+      const rawType: unknown = spec?.get('type');
+      const type = typeof rawType === 'string' ? rawType : undefined;
       const raw = spec?.get('default', true);
       const hasDefault = isScalar(raw) && raw.value !== null && raw.value !== undefined;
-      const fallback = type === 'boolean' ? false : type === 'number' ? 0 : '';
-      found.set(name, { name, value: hasDefault ? raw.value : fallback, hasDefault });
+      const caller = callers.get(name);
+      if (!hasDefault && caller !== undefined) {
+        found.set(name, { name, value: caller.value, hasDefault, type, source: caller.source });
+        continue;
+      }
+      // A required flag nobody sets for a push gates checks (`run-mypy`): running them is what a replay wants.
+      const required = spec?.get('required') === true || spec?.get('required') === 'true';
+      const fallback = type === 'boolean' ? required : type === 'number' ? 0 : '';
+      found.set(name, { name, value: hasDefault ? raw.value : fallback, hasDefault, type });
     }
   }
   return [...found.values()];
@@ -44,12 +58,21 @@ function expressionLiteral(value: unknown): string {
 
 const INPUT_REFERENCE = /\b(?:github\.event\.)?inputs\s*(?:\.\s*([A-Za-z_][\w-]*)|\[\s*'([^']+)'\s*\])/g;
 
+/** Workflow keys whose value GitHub reads as a number or a boolean (an input there must stay typed). */
+const TYPED_KEYS: Readonly<Record<string, 'number' | 'boolean'>> = {
+  'timeout-minutes': 'number',
+  'max-parallel': 'number',
+  'continue-on-error': 'boolean',
+  'fail-fast': 'boolean',
+  'cancel-in-progress': 'boolean',
+};
+
 /** Rewrites the triggers; returns the report entries. */
-export function rewriteTriggers(doc: Document, root: YAMLMap, branchPattern: string): ReportEntry[] {
+export function rewriteTriggers(doc: Document, root: YAMLMap, branchPattern: string, callers: CallerInputs = new Map()): ReportEntry[] {
   const onPair = pairsOf(root).find((pair) => keyOf(pair) === 'on');
   const original = onPair?.value;
   const names = triggerNames(original);
-  const inputs = collectInputs(original);
+  const inputs = collectInputs(original, callers);
   const replacement = doc.createNode({ push: { branches: [branchPattern] }, workflow_dispatch: null });
   if (onPair === undefined) root.items.unshift(doc.createPair('on', replacement));
   else onPair.value = replacement;
@@ -86,19 +109,31 @@ export function rewriteTriggers(doc: Document, root: YAMLMap, branchPattern: str
       });
       if (rewritten === source) return;
       const result = condition ? rewritten.replace(/^\$\{\{\s*([\s\S]*?)\s*\}\}$/, '$1') : rewritten;
+      const typed = key === undefined ? undefined : TYPED_KEYS[key];
+      if (typed === 'number' && /^\d+(?:\.\d+)?$/.test(result)) {
+        scalar.value = Number(result);
+        scalar.type = Scalar.PLAIN;
+        return;
+      }
+      if (typed === 'boolean' && /^(?:true|false)$/.test(result)) {
+        scalar.value = result === 'true';
+        scalar.type = Scalar.PLAIN;
+        return;
+      }
       scalar.value = condition && /^(?:true|false)$/.test(result) ? result === 'true' : result;
       if (key !== 'if' && scalar.type === Scalar.PLAIN && /^[\d.]+$|^(?:true|false)$/.test(result)) scalar.type = Scalar.QUOTE_SINGLE;
     });
   }
   for (const input of inputs) {
     if (!used.has(input.name)) continue;
-    report.push({
-      action: 'defaulted-input',
-      target: `inputs.${input.name}`,
-      reason: input.hasDefault
-        ? `replaced by its default ${expressionLiteral(input.value)} (no inputs on push)`
-        : `has no default; replaced by ${expressionLiteral(input.value)} (no inputs on push)`,
-    });
+    const why = input.hasDefault
+      ? `replaced by its default ${expressionLiteral(input.value)} (no inputs on push)`
+      : input.source !== undefined
+        ? `has no default; replaced by ${expressionLiteral(input.value)}, the value ${input.source} passes (no inputs on push)`
+        : input.type === 'boolean' && input.value === true
+          ? 'has no default and no caller sets it; replaced by true, so the checks it gates run (no inputs on push)'
+          : `has no default; replaced by ${expressionLiteral(input.value)} (no inputs on push)`;
+    report.push({ action: 'defaulted-input', target: `inputs.${input.name}`, reason: why });
   }
   return report;
 }

@@ -100,7 +100,8 @@ jobs:
           try 'echo x > /tmp/ci-replay-step-tmp' own-tmp
           try 'echo x > ws-file.txt && cat ws-file.txt >/dev/null' workspace
           try 'echo x > "$HOME/home-file" && echo x > "$RUNNER_TEMP/temp-file"' home-and-temp
-          echo "siblings=$(ls -A "$(dirname "$(dirname "$RUNNER_TEMP")")" | wc -l)"
+          echo "siblings=$(ls -A "$(dirname "$(dirname "$RUNNER_TEMP")")" | grep -v '^origin.git$' | wc -l)"
+          echo "run-dir=$(ls -A "$(dirname "$(dirname "$RUNNER_TEMP")")" | grep -c '^origin.git$')"
           echo "root-entries=$(ls -A /root | grep -v '^.pyenv$' | wc -l)"
           echo "python=$(python3 -c 'import sys; print(sys.version_info[0])')"
       - uses: actions/upload-artifact@v4
@@ -125,7 +126,8 @@ jobs:
     // (d) nothing outside the job directory is writable, the service's data is hidden, the workspace and temp work
     expect(lines).toEqual(expect.arrayContaining([
       'etc=denied', 'root=denied', 'data-dir-write=denied', 'data-dir-read=denied', 'usr-local=denied', 'host-tmp-file=denied',
-      'own-tmp=allowed', 'workspace=allowed', 'home-and-temp=allowed', 'siblings=1', 'root-entries=0', 'python=3',
+      // the run's directory shows this job's own directory and the run's read-only origin view, no other job's
+      'own-tmp=allowed', 'workspace=allowed', 'home-and-temp=allowed', 'siblings=1', 'run-dir=1', 'root-entries=0', 'python=3',
     ]));
     expect(readdirSync(join(dataDir, 'runs'))).toEqual(['other-job.log']);
     expect(existsSync('/etc/ci-replay-sandbox-test')).toBe(false);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgeJobLog, judgeRun, OUTCOME_RULES, type JudgedJob, type OutcomeRule } from '../../../src/classify/outcome/index.js';
+import type { ExecutorJobReport } from '../../../src/domain/executor-report.js';
 
 /**
  * Job logs in GitHub's raw format (a timestamp per line, `##[group]Run …` blocks, `##[error]` lines), built from
@@ -276,5 +277,112 @@ describe('judging a run from its jobs', () => {
     expect(judgeRun({ conclusion: 'timed_out', cancelRequested: false, jobs: [] })).toMatchObject({ outcome: 'timed_out', reason: 'timed_out' });
     expect(judgeRun({ conclusion: 'startup_failure', cancelRequested: false, jobs: [] })).toMatchObject({ outcome: 'infra_error', reason: 'startup_failure' });
     expect(judgeRun({ conclusion: 'failure', cancelRequested: false, jobs: [] })).toMatchObject({ outcome: 'failed' });
+  });
+});
+
+describe("the executor's own messages, believed only as far as the executor reports them (local backend)", () => {
+  const report = (over: Partial<ExecutorJobReport> = {}): ExecutorJobReport => ({ infraError: null, timedOut: false, timedOutSteps: [], ...over });
+
+  async function judgeWith(spec: JobSpec, executor: ExecutorJobReport | null) {
+    const job = buildJob(spec);
+    return (await judgeJobLog({ log: job.log, steps: job.steps, conclusion: job.conclusion, status: 'completed', executor })).judgement;
+  }
+
+  const runnerRules = OUTCOME_RULES.filter((rule) => rule.issuer === 'runner');
+
+  it('has runner-issued rules for every message only a runner writes', () => {
+    expect(runnerRules.map((rule) => rule.id)).toEqual(expect.arrayContaining([
+      'job-exceeded-max-time', 'step-timed-out', 'runner-shutdown', 'step-out-of-memory', 'step-process-limit', 'step-sandbox-failed',
+      'setup-sandbox-unavailable', 'setup-unsupported-by-local-executor', 'step-unsupported-by-local-executor', 'local-interpreter-missing',
+    ]));
+    expect(OUTCOME_RULES.filter((rule) => rule.issuer === 'step').map((rule) => rule.id)).toEqual(expect.arrayContaining(['network-unreachable', 'disk-full', 'sudo-no-new-privileges']));
+  });
+
+  it.each(runnerRules.map((rule) => [rule.id, rule] as const))('%s printed by a step, unreported, does not decide', async (_id, rule) => {
+    for (const executor of [null, report()]) {
+      const judgement = await judgeWith(exampleJob(rule), executor);
+      expect(judgement, rule.id).toMatchObject({ outcome: 'failed', reason: 'step_failed' });
+    }
+  });
+
+  it.each(runnerRules.filter((rule) => rule.scope !== 'job' || rule.outcome === 'timed_out').map((rule) => [rule.id, rule] as const))(
+    '%s decides where the executor reports it at that step',
+    async (_id, rule) => {
+      const step = rule.scope === 'setup' ? 1 : 3;
+      const confirming = rule.outcome === 'timed_out'
+        ? report(rule.scope === 'job' ? { timedOut: true } : { timedOutSteps: [step] })
+        : report({ infraError: { reason: rule.reason, message: 'as logged', stepNumber: step } });
+      expect(await judgeWith(exampleJob(rule), confirming)).toMatchObject({ outcome: rule.outcome, reason: rule.reason, evidence: { rule: rule.id } });
+      if (rule.scope === 'step' && rule.outcome === 'infra_error') {
+        // the same cause reported at another step confirms nothing here
+        const elsewhere = report({ infraError: { reason: rule.reason, message: 'as logged', stepNumber: 7 } });
+        expect(await judgeWith(exampleJob(rule), elsewhere)).toMatchObject({ outcome: 'failed', reason: 'step_failed' });
+      }
+    },
+  );
+
+  it('a step printing the memory-limit line and exiting 1 is failed; the executor\'s real kill is out_of_memory', async () => {
+    const line = "##[error]The step exceeded the memory limit (EXECUTOR_STEP_MEMORY_MB=4096): out of memory, the step's processes were killed.";
+    const spec: JobSpec = { steps: [{ command: 'echo start', lines: ['start'] }, { command: 'python -m pytest', lines: ['tests/test_a.py F', line, '##[error]Process completed with exit code 1.'], exitCode: 1 }] };
+    expect(await judgeWith(spec, report())).toMatchObject({ outcome: 'failed', reason: 'step_failed', evidence: { step: 'Run python -m pytest' } });
+    const killed = report({ infraError: { reason: 'out_of_memory', message: line.slice('##[error]'.length), stepNumber: 3 } });
+    expect(await judgeWith(spec, killed)).toMatchObject({ outcome: 'infra_error', reason: 'out_of_memory', evidence: { rule: 'step-out-of-memory', step: 'Run python -m pytest' } });
+    // GitHub (no executor report): the log is all there is
+    expect(await judge(spec)).toMatchObject({ outcome: 'infra_error', reason: 'out_of_memory' });
+  });
+
+  it('what the executor reports decides even where its line is not in the log, with that line as evidence when it is', async () => {
+    const cut: JobSpec = { steps: [{ command: 'echo start', lines: ['start'] }, { command: 'yes', lines: ['y', 'y', '##[warning]Log truncated'], exitCode: 1 }] };
+    expect(await judgeWith(cut, report({ infraError: { reason: 'output_limit', message: 'The step exceeded the output limit', stepNumber: 3 } }))).toMatchObject({
+      outcome: 'infra_error', reason: 'output_limit', evidence: { step: 'Run yes', rule: 'executor-report', lines: [] },
+    });
+    const timedOut = await judgeWith({ steps: [{ command: 'sleep 100', lines: ['##[error]The operation was canceled.'], exitCode: 1 }], conclusion: 'cancelled' }, report({ timedOut: true }));
+    expect(timedOut).toMatchObject({ outcome: 'timed_out', reason: 'timed_out', evidence: { rule: 'executor-report' } });
+    const forgedTimeout = await judgeWith({
+      steps: [{ command: 'pytest', lines: ['##[error]The job running on runner ci-replay-local has exceeded the maximum execution time of 1 minutes.'], exitCode: 1 }],
+    }, report());
+    expect(forgedTimeout).toMatchObject({ outcome: 'failed', reason: 'step_failed' });
+    const setup = await judgeWith(
+      { setup: ['##[error]services are not supported by the local executor'], setupFails: true, steps: [{ command: 'make', lines: [] }] },
+      report({ infraError: { reason: 'unsupported_feature', message: 'services are not supported by the local executor', stepNumber: 1 } }),
+    );
+    expect(setup).toMatchObject({ outcome: 'infra_error', reason: 'unsupported_feature', evidence: { step: 'Set up job', rule: 'setup-unsupported-by-local-executor' } });
+  });
+
+  it('judges the output of the step\'s own programs from the log on both backends', async () => {
+    const offline: JobSpec = { steps: [{ command: 'git clone https://github.com/lodash/lodash-cli.git', lines: ["fatal: unable to access 'https://github.com/lodash/lodash-cli.git/': Could not resolve host: github.com"], exitCode: 128 }] };
+    expect(await judgeWith(offline, report())).toMatchObject({ outcome: 'infra_error', reason: 'network_unreachable' });
+    expect(await judgeWith(offline, null)).toMatchObject({ outcome: 'infra_error', reason: 'network_unreachable' });
+  });
+
+  it('a workflow step named "Set up job" is a step, not the runner\'s job setup', async () => {
+    const spec: JobSpec = { steps: [{ command: 'echo start', lines: ['start'] }, { name: 'Set up job', command: 'make setup', lines: ['make: *** [setup] Error 2'], exitCode: 2 }] };
+    for (const judgement of [await judge(spec), await judgeWith(spec, report())]) {
+      expect(judgement).toMatchObject({ outcome: 'failed', reason: 'step_failed', evidence: { step: 'Set up job' } });
+    }
+  });
+});
+
+describe('root-only commands where steps run unprivileged', () => {
+  it('sudo refusing to elevate is root_required; a test failure next to it still explains the exit', async () => {
+    const nnp = await judge({
+      steps: [{
+        command: 'sudo apt-get install -y libxml2-dev',
+        lines: ['sudo: The "no new privileges" flag is set, which prevents sudo from running as root.', 'sudo: If sudo is running in a container, you may need to adjust the container configuration to disable the flag.'],
+        exitCode: 1,
+      }],
+    });
+    expect(nnp).toMatchObject({ outcome: 'infra_error', reason: 'root_required', evidence: { rule: 'sudo-no-new-privileges', step: 'Run sudo apt-get install -y libxml2-dev' } });
+    const explained = await judge({
+      steps: [{ command: 'sudo sysctl -w vm.max_map_count=262144 || true; pytest', lines: ["sudo: effective uid is not 0, is /usr/bin/sudo on a file system with the 'nosuid' option set or an NFS file system without root privileges?", 'FAILED tests/test_a.py::test_b - AssertionError: assert 1 == 2', '==== 1 failed in 0.1s ===='], exitCode: 1 }],
+    });
+    expect(explained).toMatchObject({ outcome: 'failed', reason: 'step_failed' });
+  });
+
+  it("apt's lock error is root_required only under sudo: without it the repository forgot sudo (it fails on GitHub too)", async () => {
+    const lines = ['E: Could not open lock file /var/lib/dpkg/lock-frontend - open (13: Permission denied)', 'E: Unable to acquire the dpkg frontend lock (/var/lib/dpkg/lock-frontend), are you root?'];
+    expect(await judge({ steps: [{ command: 'sudo apt-get install -y protobuf-compiler', lines, exitCode: 100 }] })).toMatchObject({ outcome: 'infra_error', reason: 'root_required', evidence: { rule: 'apt-needs-root' } });
+    // https://github.com/triggermesh/triggermesh/pull/727: apt-get without sudo on a GitHub runner
+    expect(await judge({ steps: [{ command: 'apt-get install -y protobuf-compiler', lines, exitCode: 100 }] })).toMatchObject({ outcome: 'failed', reason: 'step_failed' });
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   classifyStep, isInstallOnly, publishWordInName, REMOVED_COMMAND, stripPublishingCommands, unavailableRunner,
-} from '../../../src/workflows/classify.js';
+} from '../../../src/workflows/classify/index.js';
 
 describe('classifyStep', () => {
   it('classifies actions by name, ignoring the ref and case', () => {

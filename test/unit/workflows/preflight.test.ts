@@ -184,6 +184,47 @@ describe('preflight on GitHub', () => {
   });
 });
 
+describe('commands that need root', () => {
+  const text = [
+    'name: tests',
+    'on: push',
+    'jobs:',
+    '  test:',
+    '    runs-on: ubuntu-latest',
+    '    steps:',
+    '      - uses: actions/checkout@v4',
+    '      - name: System packages',
+    '        run: |',
+    '          # sudo is needed for apt',
+    '          sudo apt-get update',
+    '          sudo apt-get install -y libxml2-dev xvfb',
+    '      - name: Kernel setting',
+    '        run: if [ -n "$CI" ]; then sudo sysctl -w vm.max_map_count=262144; fi',
+    '      - name: Words, not commands',
+    '        run: echo "pseudo sudoku, no sudo needed" && ./sudo-free.sh',
+    "      - if: runner.os == 'Windows'",
+    '        run: sudo choco install make',
+    '      - name: Tests',
+    '        run: xvfb-run python -m pytest',
+  ].join('\n');
+
+  it('a run: script calling sudo blocks where steps cannot become root (the local executor\'s sandbox), with the line', () => {
+    const blockers = preflight(text, LOCAL_EXECUTOR_CAPABILITIES).filter((blocker) => blocker.code === 'root_required');
+    expect(brief(blockers)).toEqual([
+      ['root_required', 'test', 'System packages', 'sudo apt-get update'],
+      ['root_required', 'test', 'Kernel setting', 'if [ -n "$CI" ]; then sudo sysctl -w vm.max_map_count=262144; fi'],
+    ]);
+    expect(blockers[0]?.message).toBe(
+      'step "System packages" of job test runs sudo, which GitHub-hosted runners allow without a password; the local executor runs steps as an unprivileged user that cannot become root',
+    );
+  });
+
+  it('is no blocker on GitHub, nor locally where steps may become root (no sandbox)', () => {
+    expect(preflight(text, GITHUB_ACTIONS_CAPABILITIES)).toEqual([]);
+    expect(preflight(text, { ...LOCAL_EXECUTOR_CAPABILITIES, root: true }).filter((blocker) => blocker.code === 'root_required')).toEqual([]);
+  });
+});
+
 describe('capabilities decide, not the code', () => {
   it('a container-capable backend allows services, job containers and marketplace actions by its description alone', () => {
     const containers: BackendCapabilities = {

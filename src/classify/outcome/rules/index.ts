@@ -4,7 +4,7 @@ import { STEP_RULES } from './step-rules.js';
 import type { OutcomeRule } from './rule.js';
 
 export { NETWORK_ERROR } from './step-rules.js';
-export type { OutcomeRule, Precedence, RuleScope } from './rule.js';
+export type { Issuer, OutcomeRule, Precedence, RuleScope } from './rule.js';
 
 /**
  * The rule table, in precedence order: `job` rules first, then `setup`, then `step` rules (the first that applies

@@ -22,12 +22,26 @@ export type RuleScope = 'job' | 'setup' | 'step';
  */
 export type Precedence = 'always' | 'exit-127' | 'exit-137' | 'unexplained';
 
+/**
+ * Who writes the lines a rule matches:
+ * - `runner`: only the runner (GitHub's, or the local executor) writes them: time limits, a lost runner, the local
+ *   executor's step limits, sandbox, set-up-job and unsupported-feature messages. A step can print the same text, so
+ *   on a backend whose executor reports what it observed (the local one), such a match decides only when that
+ *   report confirms it (same reason, same step); on GitHub the log is all there is.
+ * - `step`: the output of the step's own programs (a full disk, an OOM kill, a missing command, an unreachable
+ *   network, sudo refusing): judged from the log on every backend.
+ */
+export type Issuer = 'runner' | 'step';
+
 export interface OutcomeRule {
   id: string;
   outcome: 'infra_error' | 'timed_out';
   reason: ReasonCode;
   scope: RuleScope;
   precedence: Precedence;
+  issuer: Issuer;
+  /** When set, the step's script (its `Run` group) must match too: the output means this only for such commands. */
+  script?: RegExp;
   /** Lines that prove the rule (timestamps and ANSI codes already stripped); `undefined` when it does not apply. */
   match: (lines: readonly LogLine[]) => LogLine[] | undefined;
   /** A realistic excerpt (the step's command and its output) with where such output was seen: the rule's unit test. */

@@ -11,6 +11,7 @@ export const RUNNER_RULES: OutcomeRule[] = [
     reason: 'timed_out',
     scope: 'job',
     precedence: 'always',
+    issuer: 'runner',
     match: lines(/^##\[error\]The job running on runner .* has exceeded the maximum execution time of /),
     example: {
       command: 'python -m pytest -x tests/integration',
@@ -24,6 +25,7 @@ export const RUNNER_RULES: OutcomeRule[] = [
     reason: 'timed_out',
     scope: 'step',
     precedence: 'always',
+    issuer: 'runner',
     match: lines(/^##\[error\]The action (?:'[^']*' )?has timed out/),
     example: {
       command: 'python -m pytest tests',
@@ -37,6 +39,7 @@ export const RUNNER_RULES: OutcomeRule[] = [
     reason: 'runner_lost',
     scope: 'job',
     precedence: 'always',
+    issuer: 'runner',
     match: lines(/^##\[error\]The runner has received a shutdown signal/),
     example: {
       command: './gradlew assembleDebug',
@@ -56,6 +59,7 @@ export const RUNNER_RULES: OutcomeRule[] = [
     reason: 'runner_lost',
     scope: 'job',
     precedence: 'always',
+    issuer: 'runner',
     match: lines(/lost communication with the server|The job was not acquired by Runner/),
     example: {
       command: 'npm run build',
@@ -71,6 +75,7 @@ export const RUNNER_RULES: OutcomeRule[] = [
     reason: 'backend_error',
     scope: 'job',
     precedence: 'always',
+    issuer: 'runner',
     match: lines(/^##\[error\](?:The hosted runner encountered an error|.*runner worker process crashed)/),
     example: {
       command: 'make test',
@@ -99,6 +104,7 @@ export const LIMIT_RULES: OutcomeRule[] = (
   reason,
   scope: 'step',
   precedence: 'always',
+  issuer: 'runner',
   match: lines(new RegExp(`^##\\[error\\]The step exceeded the ${limit} limit \\(EXECUTOR_STEP_`)),
   example: {
     command: 'python -m pytest tests',
@@ -115,6 +121,7 @@ export const SANDBOX_RULES: OutcomeRule[] = [
     reason: 'sandbox_failed',
     scope: 'step',
     precedence: 'always',
+    issuer: 'runner',
     match: lines(/^##\[error\]The step sandbox (?:could not be set up|of this job ended unexpectedly)/),
     example: {
       command: 'make test',

@@ -8,6 +8,7 @@ export const SETUP_RULES: OutcomeRule[] = [
     reason: 'sandbox_unavailable',
     scope: 'setup',
     precedence: 'always',
+    issuer: 'runner',
     match: lines(/The step sandbox is required \(EXECUTOR_SANDBOX=namespaces\) but this host cannot provide it/),
     example: {
       command: '',
@@ -21,6 +22,7 @@ export const SETUP_RULES: OutcomeRule[] = [
     reason: 'unsupported_feature',
     scope: 'setup',
     precedence: 'always',
+    issuer: 'runner',
     match: lines(/not supported by the local executor/),
     example: {
       command: '',
@@ -34,6 +36,7 @@ export const SETUP_RULES: OutcomeRule[] = [
     reason: 'action_unavailable',
     scope: 'setup',
     precedence: 'always',
+    issuer: 'runner',
     match: lines(/Unable to resolve action|An action could not be found at the URI|Failed to download action|Unable to download actions?\b/),
     example: {
       command: '',

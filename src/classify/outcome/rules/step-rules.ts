@@ -34,7 +34,8 @@ export const STEP_RULES: OutcomeRule[] = [
     reason: 'unsupported_feature',
     scope: 'step',
     precedence: 'always',
-    match: lines(/^##\[error\](?:action not supported by the local executor: |shell '[^']+' is not supported by the local executor)/),
+    issuer: 'runner',
+    match: lines(/^##\[error\](?:action not supported by the local executor: |shell '[^']+' is not supported by the local executor|checkout of another repository is not supported by the local executor: )/),
     example: {
       command: 'docker/setup-buildx-action@v3',
       lines: ['##[error]action not supported by the local executor: docker/setup-buildx-action@v3'],
@@ -47,6 +48,7 @@ export const STEP_RULES: OutcomeRule[] = [
     reason: 'runner_tooling_missing',
     scope: 'step',
     precedence: 'always',
+    issuer: 'runner',
     match: lines(/^##\[error\](?:python|node)-version \S+ requested; available: /),
     example: {
       command: 'actions/setup-python@v5',
@@ -60,6 +62,7 @@ export const STEP_RULES: OutcomeRule[] = [
     reason: 'out_of_disk',
     scope: 'step',
     precedence: 'always',
+    issuer: 'step',
     match: lines(/No space left on device|\bENOSPC\b/),
     example: {
       command: 'cargo build --release',
@@ -78,6 +81,7 @@ export const STEP_RULES: OutcomeRule[] = [
     reason: 'out_of_memory',
     scope: 'step',
     precedence: 'exit-137',
+    issuer: 'step',
     match: lines(/(?:^|\s)Killed(?:\s|$)|Out of memory: Killed process|oom-kill/),
     example: {
       command: 'pytest --cov=. --cov-report=xml',
@@ -97,6 +101,7 @@ export const STEP_RULES: OutcomeRule[] = [
     reason: 'out_of_memory',
     scope: 'step',
     precedence: 'always',
+    issuer: 'step',
     match: lines(/Cannot allocate memory|Out of memory: Killed process/),
     example: {
       command: 'python -m pytest tests',
@@ -111,6 +116,7 @@ export const STEP_RULES: OutcomeRule[] = [
     reason: 'runner_tooling_missing',
     scope: 'step',
     precedence: 'exit-127',
+    issuer: 'step',
     match: lines(COMMAND_NOT_FOUND, (m) => isRunnerTool(m[1] ?? '')),
     example: {
       command: 'xvfb-run -a npm test',
@@ -125,6 +131,7 @@ export const STEP_RULES: OutcomeRule[] = [
     reason: 'runner_tooling_missing',
     scope: 'step',
     precedence: 'always',
+    issuer: 'runner',
     match: lines(/Unable to locate executable file: ([\w.+-]+)\./, (m) => isRunnerTool(m[1] ?? '')),
     example: {
       command: 'GabrielBB/xvfb-action@v1',
@@ -135,11 +142,67 @@ export const STEP_RULES: OutcomeRule[] = [
     },
   },
   {
+    id: 'sudo-no-new-privileges',
+    outcome: 'infra_error',
+    reason: 'root_required',
+    scope: 'step',
+    precedence: 'unexplained',
+    issuer: 'step',
+    match: lines(/^sudo: The "no new privileges" flag is set/),
+    example: {
+      command: 'sudo apt-get update && sudo apt-get install -y libxml2-dev',
+      lines: [
+        'sudo: The "no new privileges" flag is set, which prevents sudo from running as root.',
+        'sudo: If sudo is running in a container, you may need to adjust the container configuration to disable the flag.',
+      ],
+      exitCode: 1,
+      source:
+        "sudo 1.9.13 run by a step of ci-replay's sandbox (setpriv --no-new-privs, an unprivileged uid); the same lines in https://github.com/topgrade-rs/topgrade/issues/1006. GitHub-hosted runners give steps passwordless sudo",
+    },
+  },
+  {
+    id: 'sudo-not-setuid',
+    outcome: 'infra_error',
+    reason: 'root_required',
+    scope: 'step',
+    precedence: 'unexplained',
+    issuer: 'step',
+    match: lines(/^sudo: effective uid is not 0\b/),
+    example: {
+      command: 'sudo apt-get install -y qemu-user-static',
+      lines: ["sudo: effective uid is not 0, is /usr/sbin/sudo on a file system with the 'nosuid' option set or an NFS file system without root privileges?"],
+      exitCode: 1,
+      source: 'https://github.com/uraimo/run-on-arch-action/issues/68 (sudo as a non-root user where setuid programs do not elevate)',
+    },
+  },
+  {
+    id: 'apt-needs-root',
+    outcome: 'infra_error',
+    reason: 'root_required',
+    scope: 'step',
+    precedence: 'unexplained',
+    issuer: 'step',
+    // Without sudo in the script the repository forgot it: apt fails the same way on GitHub's runners (its own failure).
+    script: /(?:^|[\s;&|(`])sudo\s/m,
+    match: lines(/^E: (?:Could not open lock file \S+ - open \(13: Permission denied\)|Unable to acquire the dpkg frontend lock \(\S+\), are you root\?|Unable to lock directory \S+)/),
+    example: {
+      command: 'sudo apt-get install -y protobuf-compiler',
+      lines: [
+        'E: Could not open lock file /var/lib/dpkg/lock-frontend - open (13: Permission denied)',
+        'E: Unable to acquire the dpkg frontend lock (/var/lib/dpkg/lock-frontend), are you root?',
+      ],
+      exitCode: 100,
+      source:
+        "apt-get's lock errors as in https://github.com/triggermesh/triggermesh/pull/727 (there without sudo: the repository's mistake, left alone by this rule); under sudo they mean sudo ran without root's privileges, as in ci-replay's sandbox inside an unprivileged user namespace",
+    },
+  },
+  {
     id: 'tests-failed-on-name-resolution',
     outcome: 'infra_error',
     reason: 'network_unreachable',
     scope: 'step',
     precedence: 'always',
+    issuer: 'step',
     match: everyFailedTestLostTheNetwork,
     example: {
       command: 'python -m pytest tests',
@@ -157,6 +220,7 @@ export const STEP_RULES: OutcomeRule[] = [
     reason: 'network_unreachable',
     scope: 'step',
     precedence: 'unexplained',
+    issuer: 'step',
     match: lines(NETWORK_ERROR),
     example: {
       command: 'pip install -r requirements.txt',

@@ -1,0 +1,120 @@
+import type pg from 'pg';
+import type { Prisma } from '../client.js';
+import type { SubmissionRow } from '../types.js';
+
+/** The states a lease is about: past `queued` (whose holder is its queue job) and not yet final. */
+export const LEASED_STATES = ['preparing', 'published', 'running'] as const;
+const HOLDABLE_STATES = ['queued', ...LEASED_STATES];
+
+/** What the recovery sweep needs to decide how to resume a submission whose lease expired. */
+export interface ExpiredLease {
+  id: string;
+  state: string;
+  leaseOwner: string | null;
+  resumeCount: number;
+  cancelRequested: boolean;
+}
+
+export interface LeaseRepository {
+  /**
+   * Takes the lease of a submission that is not final, for `seconds`, when nobody holds it, this owner holds it, or
+   * its holder's lease expired (one more resume). Returns the row (patch included) once taken, null when a live
+   * holder has it.
+   */
+  acquire(id: string, owner: string, seconds: number): Promise<SubmissionRow | null>;
+  /** Extends every lease the owner holds on submissions that are not final; returns the ids still held. */
+  renew(owner: string, seconds: number): Promise<string[]>;
+  /**
+   * Lets go of a lease the owner holds: nobody holds it from now on, and the sweep looks at it again after
+   * `handOffSeconds` (0: at once, e.g. handed back on shutdown). Returns whether the owner still held it.
+   */
+  release(id: string, owner: string, handOffSeconds: number): Promise<boolean>;
+  /** Releases every lease of an owner (shutdown), expiring at once; returns how many. */
+  releaseAll(owner: string): Promise<number>;
+  /**
+   * Submissions past `queued` and not final whose lease expired, oldest first. A row without a lease (written
+   * before leases existed, or by a process without a keeper) counts as expired once untouched for `graceSeconds`.
+   */
+  findExpired(limit: number, graceSeconds: number): Promise<ExpiredLease[]>;
+  /**
+   * Claims an expired lease for the sweep: still expired and held by `expectedOwner` → nobody holds it and it is
+   * looked at again after `seconds`; `resumed` counts one more resume. Null when someone moved it meanwhile.
+   */
+  claimExpired(id: string, expectedOwner: string | null, seconds: number, resumed: boolean): Promise<{ resumeCount: number } | null>;
+  /** Counts one more resume of a submission (its queue job was replaced); returns the new count. */
+  countResume(id: string): Promise<number>;
+  /** Queued submissions after `afterId` (id order), for checking their queue jobs: ids and when they last changed. */
+  listQueued(afterId: string | null, limit: number, createdBefore: Date): Promise<{ id: string; updatedAt: Date }[]>;
+}
+
+export function createLeaseRepository(prisma: Prisma, pool: pg.Pool): LeaseRepository {
+  return {
+    async acquire(id, owner, seconds) {
+      const result = await pool.query<{ id: string }>(
+        // Taking over from another worker whose lease expired counts as one resume.
+        `UPDATE "Submission" SET "leaseOwner" = $2, "leaseExpiresAt" = now() + make_interval(secs => $3), "updatedAt" = now(),
+           "resumeCount" = "resumeCount" + CASE WHEN "leaseOwner" IS NOT NULL AND "leaseOwner" <> $2 THEN 1 ELSE 0 END
+         WHERE "id" = $1::uuid AND "state" = ANY($4::text[])
+           AND ("leaseOwner" IS NULL OR "leaseOwner" = $2 OR "leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now())
+         RETURNING "id"`,
+        [id, owner, seconds, HOLDABLE_STATES],
+      );
+      if (result.rowCount !== 1) return null;
+      return prisma.submission.findUnique({ where: { id } });
+    },
+    async renew(owner, seconds) {
+      const result = await pool.query<{ id: string }>(
+        `UPDATE "Submission" SET "leaseExpiresAt" = now() + make_interval(secs => $2)
+         WHERE "leaseOwner" = $1 AND "state" = ANY($3::text[]) RETURNING "id"`,
+        [owner, seconds, HOLDABLE_STATES],
+      );
+      return result.rows.map((row) => row.id);
+    },
+    async release(id, owner, handOffSeconds) {
+      const result = await pool.query(
+        `UPDATE "Submission" SET "leaseOwner" = NULL,
+           "leaseExpiresAt" = CASE WHEN "state" = ANY($4::text[]) THEN now() + make_interval(secs => $3) ELSE NULL END
+         WHERE "id" = $1::uuid AND "leaseOwner" = $2`,
+        [id, owner, handOffSeconds, HOLDABLE_STATES],
+      );
+      return result.rowCount === 1;
+    },
+    async releaseAll(owner) {
+      const result = await pool.query(`UPDATE "Submission" SET "leaseOwner" = NULL, "leaseExpiresAt" = now() WHERE "leaseOwner" = $1`, [owner]);
+      return result.rowCount ?? 0;
+    },
+    async findExpired(limit, graceSeconds) {
+      const result = await pool.query<{ id: string; state: string; leaseOwner: string | null; resumeCount: number; cancelRequested: boolean }>(
+        `SELECT "id", "state", "leaseOwner", "resumeCount", "cancelRequestedAt" IS NOT NULL AS "cancelRequested" FROM "Submission"
+         WHERE "state" = ANY($1::text[])
+           AND ("leaseExpiresAt" < now() OR ("leaseExpiresAt" IS NULL AND "updatedAt" < now() - make_interval(secs => $2)))
+         ORDER BY "leaseExpiresAt" ASC NULLS FIRST LIMIT $3`,
+        [[...LEASED_STATES], graceSeconds, limit],
+      );
+      return result.rows;
+    },
+    async claimExpired(id, expectedOwner, seconds, resumed) {
+      const result = await pool.query<{ resumeCount: number }>(
+        `UPDATE "Submission" SET "leaseOwner" = NULL, "leaseExpiresAt" = now() + make_interval(secs => $3),
+           "resumeCount" = "resumeCount" + $4
+         WHERE "id" = $1::uuid AND "state" = ANY($5::text[]) AND "leaseOwner" IS NOT DISTINCT FROM $2
+           AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now())
+         RETURNING "resumeCount"`,
+        [id, expectedOwner, seconds, resumed ? 1 : 0, [...LEASED_STATES]],
+      );
+      return result.rows[0] ?? null;
+    },
+    async countResume(id) {
+      const result = await pool.query<{ resumeCount: number }>(`UPDATE "Submission" SET "resumeCount" = "resumeCount" + 1 WHERE "id" = $1::uuid RETURNING "resumeCount"`, [id]);
+      return result.rows[0]?.resumeCount ?? 0;
+    },
+    async listQueued(afterId, limit, createdBefore) {
+      return prisma.submission.findMany({
+        where: { state: 'queued', createdAt: { lt: createdBefore }, ...(afterId === null ? {} : { id: { gt: afterId } }) },
+        orderBy: { id: 'asc' },
+        take: limit,
+        select: { id: true, updatedAt: true },
+      });
+    },
+  };
+}
