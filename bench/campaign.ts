@@ -167,6 +167,12 @@ try {
       if (row.state !== 'completed' || row.verdict !== expected) wrong += 1;
     }
     const verdicts = `${rowsNow.length - wrong}/${rowsNow.length} as expected`;
+    if (killedAt !== null) {
+      // The submissions the killed worker held: how long after the kill each one ended.
+      const held = rowsNow.filter((row) => row.resumeCount > 0);
+      const after = held.map((row) => ((row.completedAt?.getTime() ?? Date.now()) - began - killedAt) / 1000);
+      console.log(`  held by the killed worker: ${held.length} (${held.map((row) => row.kind).join(', ')}), each done ${after.map((s) => `${s.toFixed(1)} s`).join(', ')} after the kill`);
+    }
     results[scenario.name] = { wall, perMinute: (total / wall) * 60, peaks: [...samples.values()], attempts, resumed: rowsNow.reduce((sum, row) => sum + row.resumeCount, 0), verdicts, killedAt };
     const peaks = [...samples.values()].map((sample) => `${sample.label} ${(sample.peakRssKiB / 1024).toFixed(0)} MiB`).join(', ');
     console.log(

@@ -55,7 +55,13 @@ export async function classifyJob(input: ClassifyJobInput): Promise<JobClassific
     return { labels: [], failedSteps: [], errorLines, parsed };
   }
   const labels: Label[] = [];
-  for (const step of parsed.failedSteps) labels.push(...labelsOfStep(step));
+  const cancelled = new Set<Label>();
+  for (const step of parsed.failedSteps) {
+    const own = labelsOfStep(step);
+    if (step.hits.some((hit) => hit.ruleId === 'job-cancelled')) for (const label of own) cancelled.add(label);
+    labels.push(...own);
+  }
+  dropCancelledSteps(labels, cancelled);
   for (const label of labels) {
     label.findings = label.findings.map((f) => ({ ...f, path: repoRelativePath(f.path, input.workspaceRoots) }));
   }
@@ -68,7 +74,8 @@ export async function classifyJob(input: ClassifyJobInput): Promise<JobClassific
 const stepLabel = (step: ParsedStep): string => step.stepName ?? step.title;
 
 function labelsOfStep(step: ParsedStep): Label[] {
-  const primary = step.hits.filter((hit) => !hit.fallback);
+  const specific = new Set(step.hits.filter((hit) => !hit.fallback && hit.yieldsTo.length === 0).map((hit) => hit.type));
+  const primary = step.hits.filter((hit) => !hit.fallback && !hit.yieldsTo.some((type) => specific.has(type)));
   const hits = primary.length > 0 ? primary : step.hits.filter((hit) => hit.fallback).slice(0, 1);
   const byType = new Map<ErrorType, Label>();
   for (const hit of hits) {
@@ -82,6 +89,16 @@ function labelsOfStep(step: ParsedStep): Label[] {
   }
   for (const label of byType.values()) label.evidence.sort((a, b) => a.startLine - b.startLine);
   return [...byType.values()];
+}
+
+/**
+ * A step that was cancelled (`The operation was canceled.`) mostly stopped because another job or step failed
+ * (fail-fast matrices, a cancelled run), and its output is cut short: when another step says why it failed, the
+ * cancelled steps' labels go.
+ */
+function dropCancelledSteps(labels: Label[], cancelled: ReadonlySet<Label>): void {
+  if (!labels.some((label) => !cancelled.has(label))) return;
+  for (let i = labels.length - 1; i >= 0; i--) if (cancelled.has(labels[i] as Label)) labels.splice(i, 1);
 }
 
 function pushBounded<T>(into: T[], items: T[], max: number): void {

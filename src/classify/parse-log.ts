@@ -1,10 +1,11 @@
 import { detach } from './detach.js';
 import { mapSteps } from './map-steps.js';
-import { normalizeLine, splitGhRunViewLine, timestampLength } from './normalize-line.js';
+import { normalizeLine, timestampLength } from './normalize-line.js';
 import { readChunks } from './read-chunks.js';
 import type { Rule } from './rules/rule.js';
+import { detectTools } from './rules/signatures.js';
 import { LIMITS, LineRing, applyRules, compileRules, feedPending, newStep, newTail, type StepBuilder } from './scanner.js';
-import type { LogInput, LogLayout, LogLine, ParsedLog, ParsedStep, StepInput } from './types.js';
+import type { LogInput, LogLine, ParsedLog, ParsedStep, StepInput } from './types.js';
 
 export interface ParseLogOptions {
   steps?: StepInput[];
@@ -38,6 +39,50 @@ function stampLength(buf: Buffer, s: number, e: number): number {
 }
 
 /**
+ * Byte-order marks that logs saved on Windows carry before the first timestamp: the mark itself, and the mark
+ * decoded through a legacy code page and encoded again (`∩╗┐`, `´╗┐`, `ï»¿`).
+ */
+const MANGLED_BOMS = [
+  Buffer.from([0xef, 0xbb, 0xbf]),
+  Buffer.from('\u2229\u2557\u2510', 'utf8'),
+  Buffer.from('\u00b4\u2557\u2510', 'utf8'),
+  Buffer.from('\u00ef\u00bb\u00bf', 'utf8'),
+];
+
+function skipBom(buf: Buffer, s: number, e: number): number {
+  const c = buf[s];
+  if (c !== 0xef && c !== 0xe2 && c !== 0xc2 && c !== 0xc3) return s;
+  for (const bom of MANGLED_BOMS) {
+    if (e - s >= bom.length && buf.compare(bom, 0, bom.length, s, s + bom.length) === 0) return s + bom.length;
+  }
+  return s;
+}
+
+const GH_COLUMNS_MAX = 512;
+
+/**
+ * `gh run view --log` prefixes every line with `<job>\t<step>\t` before the timestamp: the offsets of the second tab
+ * and of the timestamp, or undefined when the line has no such columns. Checked on every line (a log may start
+ * with a damaged line, and pasted logs mix layouts).
+ */
+function ghColumns(buf: Buffer, s: number, e: number): { a: number; b: number; t: number } | undefined {
+  const limit = Math.min(e, s + GH_COLUMNS_MAX);
+  let a = -1;
+  let b = -1;
+  for (let i = s; i < limit; i++) {
+    if (buf[i] !== TAB) continue;
+    if (a < 0) a = i;
+    else {
+      b = i;
+      break;
+    }
+  }
+  if (b < 0) return undefined;
+  const t = skipBom(buf, b + 1, e);
+  return stampLength(buf, t, e) > 0 ? { a, b, t } : undefined;
+}
+
+/**
  * Parses a GitHub job log in one streaming pass over its bytes: splits it into steps (`##[group]Run ...` blocks,
  * the job's set-up and clean-up), records `##[error]` lines and exit codes, runs the given rules on the output of
  * failing steps, and maps the blocks onto the job's step list when one is given.
@@ -51,13 +96,17 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
   const reader = readChunks(input);
   const steps: ParsedStep[] = [];
   const errorLines: LogLine[] = [];
-  let layout: LogLayout | undefined;
+  let ghSeen = false;
+  let rawSeen = false;
+  /** A `##[group]` or `##[error]` marker was read: the log has structure, its failing steps can be read. */
+  let structured = false;
+  const speculate = opts.assumeFailure === true;
   let lineNo = 0;
   const tail = newTail();
   let step = newStep('Set up job', 1, tail);
 
   const finish = (): void => {
-    if (step.lineCount > 0) steps.push(finishStep(step, steps.length, rules, opts.keepTailLines ?? 0));
+    if (step.lineCount > 0) steps.push(finishStep(step, steps.length, rules, opts.keepTailLines ?? 0, speculate && !structured));
   };
   const startStep = (title: string, command: string, inHeader: boolean, ghStep?: string): void => {
     finish();
@@ -70,34 +119,41 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
     lineNo++;
     let s = start;
     const e = end > start && buf[end - 1] === CR ? end - 1 : end;
-    if (layout === undefined && e > s) {
-      const head = buf.toString('utf8', s, Math.min(e, s + 2048));
-      layout = splitGhRunViewLine(head) !== undefined ? 'gh-run-view' : timestampLength(head) > 0 ? 'raw' : 'plain';
-    }
-    if (layout === 'gh-run-view') {
-      const a = buf.indexOf(TAB, s);
-      const b = a >= 0 && a < e ? buf.indexOf(TAB, a + 1) : -1;
-      if (b >= 0 && b < e) {
-        const column = buf.toString('utf8', a + 1, b);
-        s = b + 1;
-        if (buf[s] === 0xef && buf[s + 1] === 0xbb && buf[s + 2] === 0xbf) s += 3;
-        if (step.ghStep !== column) {
-          if (step.lineCount === 0) {
-            step.title = column;
-            step.ghStep = column;
-          } else {
-            startStep(column, '', false, column);
-          }
+    // GitHub's raw lines start with the timestamp (the common case, decided on the first bytes); `gh run view`
+    // lines with their columns; anything else may carry a byte-order mark.
+    let off = stampLength(buf, s, e);
+    const gh = off > 0 ? undefined : ghColumns(buf, s, e);
+    if (gh !== undefined) {
+      ghSeen = true;
+      // A new job or a new step column starts a new step; the title is the step column.
+      const key = buf.toString('utf8', start, gh.b);
+      s = gh.t;
+      off = stampLength(buf, s, e);
+      if (step.ghStep !== key) {
+        const title = buf.toString('utf8', gh.a + 1, gh.b);
+        if (step.lineCount === 0) {
+          step.title = title;
+          step.ghStep = key;
+        } else {
+          startStep(title, '', false, key);
         }
       }
+    } else if (off === 0) {
+      const bom = skipBom(buf, s, e);
+      if (bom !== s) {
+        s = bom;
+        off = stampLength(buf, s, e);
+      }
     }
-    const off = stampLength(buf, s, e);
+    const ghLine = gh !== undefined;
+    if (off > 0) rawSeen = true;
     const t = s + off;
     if (buf[t] === HASH && buf[t + 1] === HASH && buf[t + 2] === BRACKET) {
       const text = normalizeLine(buf.toString('utf8', t, e)).text;
+      if (text.startsWith('##[group]') || text.startsWith('##[error]')) structured = true;
       if (text.startsWith('##[group]Run ')) {
         const command = text.slice(13);
-        if (layout === 'gh-run-view' && step.command === '' && step.lineCount === 0) {
+        if (ghLine && step.command === '' && step.lineCount === 0) {
           step.command = command;
           step.inHeader = true;
         } else {
@@ -121,9 +177,9 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
       const text = normalizeLine(buf.toString('utf8', t, e)).text;
       if (text.startsWith('shell: ')) step.commandClosed = true;
       else if (!step.commandClosed && step.command.length < LIMITS.commandChars) step.command += `\n${text}`;
-    } else if (layout !== 'gh-run-view' && e - t === POST.length && buf.toString('latin1', t, e) === POST) {
+    } else if (!ghLine && e - t === POST.length && buf.toString('latin1', t, e) === POST) {
       startStep('Post job cleanup', '', false);
-    } else if (layout !== 'gh-run-view' && e - t >= CLEANING.length && buf[t] === 67 && buf.toString('latin1', t, t + CLEANING.length) === CLEANING) {
+    } else if (!ghLine && e - t >= CLEANING.length && buf[t] === 67 && buf.toString('latin1', t, t + CLEANING.length) === CLEANING) {
       startStep('Complete job', '', false);
     } else {
       step.tail.push(lineNo, buf, s, e);
@@ -157,37 +213,58 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
     }
   }
   if (carry !== undefined && carry.length > 0) onLine(carry, 0, carry.length);
-  if (opts.assumeFailure === true && steps.length === 0 && !step.hasError && step.title === 'Set up job') {
-    step.title = 'Log';
-    step.hasError = true;
-  }
   finish();
+  if (opts.assumeFailure === true && !steps.some((x) => x.failed)) inferFailingStep(steps);
   mapSteps(steps, opts.steps);
   return {
-    layout: layout ?? 'plain',
+    layout: ghSeen ? 'gh-run-view' : rawSeen ? 'raw' : 'plain',
     encoding: reader.encoding(),
     lineCount: lineNo,
     steps,
     errorLines,
-    failedSteps: steps.filter((s) => s.failed),
+    failedSteps: steps.filter((x) => x.failed),
   };
 }
 
+const CLEANUP_TITLES = new Set(['Post job cleanup', 'Complete job']);
+
+/**
+ * The job failed but no step says so (a tail cut from a log, output pasted without markers): the step that failed
+ * is the last one whose output a rule recognised, else the last one before the job's clean-up. Only steps the
+ * rules read speculatively (structure-less logs) can be chosen.
+ */
+function inferFailingStep(steps: ParsedStep[]): void {
+  const candidates = steps.filter((x) => x.speculative === true);
+  const withHits = candidates.filter((x) => x.hits.some((h) => !h.fallback));
+  const pick = withHits[withHits.length - 1] ?? candidates.filter((x) => !CLEANUP_TITLES.has(x.title)).pop() ?? candidates.pop();
+  if (pick === undefined) return;
+  pick.failed = true;
+  pick.inferred = true;
+  if (pick.index === 0 && pick.title === 'Set up job') pick.title = 'Log';
+}
+
 /** Ends a step: runs the rules over the kept output of a step that printed `##[error]`. */
-function finishStep(b: StepBuilder, index: number, rules: readonly Rule[], keepTailLines: number): ParsedStep {
+function finishStep(b: StepBuilder, index: number, rules: readonly Rule[], keepTailLines: number, speculative: boolean): ParsedStep {
   const kept: LogLine[] = [];
-  if (b.hasError && (rules.length > 0 || keepTailLines > 0)) {
-    const compiled = compileRules(rules, b.command);
-    const ring = new LineRing();
-    const keepFrom = b.tail.size - keepTailLines;
-    let i = 0;
-    for (const [line, raw] of b.tail.entries()) {
-      const text = normalizeLine(raw).text;
-      if (i++ >= keepFrom) kept.push({ line, text });
-      if (rules.length === 0) continue;
-      feedPending(b, line, text);
-      applyRules(b, compiled, line, text, ring);
-      ring.push(line, text);
+  const read = b.hasError || speculative;
+  if (read && (rules.length > 0 || keepTailLines > 0)) {
+    // The tail is bounded (LIMITS.tailLines, LIMITS.tailBytes): decoded once, read twice.
+    const lines: LogLine[] = [];
+    for (const [line, raw] of b.tail.entries()) lines.push({ line, text: normalizeLine(raw).text });
+    const keepFrom = lines.length - keepTailLines;
+    for (let i = Math.max(0, keepFrom); i < lines.length; i++) kept.push(lines[i] as LogLine);
+    if (rules.length > 0) {
+      // Wrappers (make, tox, nox, scripts) hide the tool: its output names it.
+      const compiled = compileRules(rules, `${b.command}\n${detectTools(lines)}`);
+      const ring = new LineRing();
+      for (const { line, text: raw } of lines) {
+        // Problem matchers turn tool output into `##[error]<tool line>`: rules read the tool line (warnings keep
+        // their marker, so a tool's warnings are not read as its errors).
+        const text = raw.startsWith('##[error]') ? raw.slice(9) : raw;
+        feedPending(b, line, text);
+        applyRules(b, compiled, line, text, ring);
+        ring.push(line, text);
+      }
     }
   }
   const step: ParsedStep = {
@@ -200,6 +277,7 @@ function finishStep(b: StepBuilder, index: number, rules: readonly Rule[], keepT
     failed: b.hasError,
     hits: [...b.hits.values()],
   };
+  if (speculative && !b.hasError) step.speculative = true;
   if (b.startedAt !== undefined) step.startedAt = b.startedAt;
   const last = b.lastStamp;
   if (last !== undefined) step.completedAt = last.buf.toString('latin1', last.start, last.start + last.length).trimEnd();

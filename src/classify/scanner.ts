@@ -136,6 +136,7 @@ export function applyRules(step: StepBuilder, compiled: CompiledRules, line: num
       step.state.previous = p;
     }
     recordHit(step, rule, m, line, text, ring);
+    if (rule.also !== undefined) recordHit(step, { ...rule, id: `${rule.id}/also`, type: rule.also, findingParser: undefined }, m, line, text, ring);
     return;
   }
 }
@@ -143,7 +144,7 @@ export function applyRules(step: StepBuilder, compiled: CompiledRules, line: num
 function recordHit(step: StepBuilder, rule: Rule, m: RegExpExecArray, line: number, text: string, ring: LineRing): void {
   let hit = step.hits.get(rule.id);
   if (hit === undefined) {
-    hit = { ruleId: rule.id, type: rule.type, tool: rule.tool, fallback: rule.fallback === true, count: 0, evidence: [], findings: [] };
+    hit = { ruleId: rule.id, type: rule.type, tool: rule.tool, fallback: rule.fallback === true, yieldsTo: rule.yieldsTo ?? [], count: 0, evidence: [], findings: [] };
     step.hits.set(rule.id, hit);
   }
   hit.count++;

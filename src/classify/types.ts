@@ -46,6 +46,8 @@ export interface RuleHit {
   type: ErrorType;
   tool: string;
   fallback: boolean;
+  /** A generic rule's hit is dropped when a specific rule in the same step found one of these types. */
+  yieldsTo: readonly ErrorType[];
   count: number;
   evidence: Evidence[];
   findings: Finding[];
@@ -72,6 +74,10 @@ export interface ParsedStep {
   hits: RuleHit[];
   /** The last output lines of a step that printed `##[error]`, when asked for (parseLog's keepTailLines). */
   tail?: LogLine[];
+  /** The log has no step markers: the rules read this step in case it is the one that failed. */
+  speculative?: boolean;
+  /** Nothing in the log said this step failed: it was chosen as the failing one (see parseLog's assumeFailure). */
+  inferred?: boolean;
 }
 
 /** `raw`: GitHub's timestamped lines; `gh-run-view`: `gh run view --log`; `plain`: no timestamps (pasted output). */

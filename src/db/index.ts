@@ -34,7 +34,6 @@ export type * from './repositories/sweep.js';
 export type * from './repositories/dataset-policies.js';
 export type * from './repositories/test-evidence.js';
 export type { ExpiredLease, LeaseRepository } from './repositories/leases.js';
-export { LEASED_STATES } from './repositories/leases.js';
 
 export interface Repositories {
   instances: InstanceRepository;

@@ -61,19 +61,26 @@ export async function buildBenchmarkCommit(
   const protection = await protectPatch({ gitDir, instance, submission, policy: await loadDatasetPolicy(deps.repos.datasetPolicies, instance.dataset), identity: COMMIT_IDENTITY });
   if (!protection.ok) return { ok: false, message: protection.message };
   const patchedWorkflow = protection.keptWorkflows.get(instance.workflowPath) ?? null;
-  const standardized = await standardizedWorkflow(deps, instance, patchedWorkflow);
-  const lint = deps.linter(standardized.text, instance.workflowPath);
   const siblings = await listFilesAt(gitDir, instance.shaFail, '.github/workflows');
   const files = withKeptWorkflows(await Promise.all(
     siblings.map(async (file) => ({ path: file.path, text: (await readFileAt(gitDir, instance.shaFail, file.path))?.toString('utf8') ?? '' })),
   ), protection.keptWorkflows);
+  // The commit's other workflows let the standardizer judge local reusable callees by what they do, and give a
+  // reusable workflow run as the entry the inputs its callers pass.
+  const standardized = await standardizedWorkflow(deps, instance, patchedWorkflow, files);
+  const lint = deps.linter(standardized.text, instance.workflowPath);
   const withTarget = files.some((file) => file.path === instance.workflowPath) ? files : [...files, { path: instance.workflowPath, text: standardized.text }];
   const deletedWorkflows = selectWorkflowFilesToDelete(instance.workflowPath, withTarget);
   // Reusable workflows the target calls stay; they are standardized as callees (no trigger of their own).
   const callees = withTarget.filter((file) => file.path !== instance.workflowPath && !deletedWorkflows.includes(file.path) && isWorkflowFile(file.path));
   const calleeOverrides = callees.flatMap((file) => {
     try {
-      const callee = standardizeWorkflowText({ text: file.text, path: file.path, options: { matrixStrategy: deps.config.standardize.matrixStrategy, role: 'callee' } });
+      const callee = standardizeWorkflowText({
+        text: file.text,
+        path: file.path,
+        workflows: withTarget,
+        options: { matrixStrategy: deps.config.standardize.matrixStrategy, role: 'callee', upstreamRepository: `${instance.repoOwner}/${instance.repoName}` },
+      });
       standardized.report.push(...callee.report.map((entry) => ({ ...entry, target: `${file.path}: ${entry.target}` })));
       return [{ path: file.path, content: callee.text }];
     } catch {
@@ -117,7 +124,12 @@ export async function buildBenchmarkCommit(
  * one (rendered with its Python version, install command and template values), else the instance's own
  * workflow run through the standardizer.
  */
-async function standardizedWorkflow(deps: Pick<PipelineDeps, 'config'>, instance: InstanceRow, patchedWorkflow: string | null = null): Promise<StandardizeResult> {
+async function standardizedWorkflow(
+  deps: Pick<PipelineDeps, 'config'>,
+  instance: InstanceRow,
+  patchedWorkflow: string | null,
+  workflows: readonly { path: string; text: string }[],
+): Promise<StandardizeResult> {
   const metadata = (instance.metadata ?? {}) as { workflowTemplate?: string; templateValues?: Record<string, string> };
   if (metadata.workflowTemplate !== undefined) {
     const values: Record<string, string> = {
@@ -132,7 +144,9 @@ async function standardizedWorkflow(deps: Pick<PipelineDeps, 'config'>, instance
   const result = standardizeWorkflowText({
     text: patchedWorkflow ?? instance.workflow,
     path: instance.workflowPath,
+    workflows,
     options: {
+      upstreamRepository: `${instance.repoOwner}/${instance.repoName}`,
       matrixStrategy: deps.config.standardize.matrixStrategy,
       failedJobNames: logs.map((log) => String(log.step_name ?? '')).filter(Boolean),
       ...(deps.config.standardize.pinDependencies && instance.commitDate !== null ? { pinDate: instance.commitDate } : {}),

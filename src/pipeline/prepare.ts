@@ -43,7 +43,7 @@ export async function prepareSubmission(deps: PipelineDeps, submissionId: string
   if (ended === 'shutdown') throw new HandBack('the worker is shutting down');
 }
 
-/** The prepare step under a held lease (or none: `ci-replay run-local` without a keeper). Returns the hand-off time of the lease. */
+/** The prepare step under a held lease (or none: a step called directly, without a keeper). Returns the hand-off time of the lease. */
 async function prepareLeased(deps: PipelineDeps, submissionId: string, lease: HeldLease | null, logger: Logger): Promise<number> {
   const { repos } = deps;
   const submission = lease?.submission ?? (await repos.submissions.get(submissionId));

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { canReadGroundTruth, GROUND_TRUTH_KINDS, scopedIdempotencyKey, type Principal } from '../auth/principal.js';
 import { visibleRun, visibleSubmission } from '../auth/visibility.js';
 import type { NewSubmission, Repositories, SubmissionSummary } from '../db/index.js';
-import { TERMINAL_STATES, SUBMISSION_KINDS, type SubmissionKind, type SubmissionState } from '../domain/states.js';
+import { TERMINAL_STATES, SUBMISSION_KINDS, type SubmissionState } from '../domain/states.js';
 import { conflict, invalidInput, notFound } from '../errors.js';
 import { validatePatch } from '../patches/validate-patch.js';
 import { jobId, type Queues } from '../queue/index.js';

@@ -18,8 +18,8 @@ export interface Spool<T> {
   dispose(): Promise<void>;
 }
 
-const WRITE_BUFFER_BYTES = 1024 * 1024;
-const READ_BUFFER_BYTES = 1024 * 1024;
+const WRITE_BUFFER_BYTES = 256 * 1024;
+const READ_BUFFER_BYTES = 256 * 1024;
 const FRAME_HEADER = 4;
 
 /** Creates an empty spool in a private temporary directory (`dir`, default the system's). */
@@ -55,7 +55,7 @@ export async function createSpool<T>(dir = tmpdir()): Promise<Spool<T>> {
       if (pendingBytes >= WRITE_BUFFER_BYTES) await flush();
     },
     async *chunks(limits = {}) {
-      const maxRecords = limits.maxRecords ?? 500;
+      const maxRecords = limits.maxRecords ?? 250;
       const maxBytes = limits.maxBytes ?? 8 * 1024 * 1024;
       await flush();
       if (handle === null) throw new Error('the spool was disposed');

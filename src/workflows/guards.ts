@@ -30,7 +30,7 @@ function eventComparison(clause: string): { op: '==' | '!='; value: string } | u
   return undefined;
 }
 
-const UPSTREAM_CLAUSE = /^github\.repository(?:_owner)?\s*==\s*'[^']*'$|^'[^']*'\s*==\s*github\.repository(?:_owner)?$|^github\.event\.repository\.fork\s*==\s*false$|^!\s*github\.event\.repository\.fork$/;
+const UPSTREAM_CLAUSE = /^github\.repository(?:_owner)?\s*==\s*'[^']*'$|^'[^']*'\s*==\s*github\.repository(?:_owner)?$|^github\.event\.repository\.fork\s*==\s*false$|^!\s*github\.event\.repository\.fork$|^github\.event\.pull_request\.head\.repo\.full_name\s*==\s*github\.repository$/;
 
 /** Whether a clause restricts work to the upstream repository (false in a copy of it). */
 export function isUpstreamClause(clause: string): boolean {
@@ -52,10 +52,14 @@ function classifyAtom(clause: string, context: GuardContext): ClauseVerdict {
   if (/^(?:startsWith\(\s*github\.(?:event\.)?ref\s*,\s*'refs\/tags[^']*'\s*\)|contains\(\s*github\.(?:event\.)?ref\s*,\s*'refs\/tags[^']*'\s*\)|github\.ref_type\s*==\s*'tag')$/.test(clause)) {
     return { kind: 'drop', reason: 'runs only on tags (release)' };
   }
-  if (isUpstreamClause(clause)) return { kind: 'remove', reason: 'false on a fork' };
   if (/^github\.event\.pull_request\.head\.repo\.full_name\s*==\s*github\.repository$/.test(clause)) {
-    return { kind: 'remove', reason: 'false on push' };
+    return { kind: 'remove', reason: 'false on push and on a fork' };
   }
+  if (isUpstreamClause(clause)) return { kind: 'remove', reason: 'false on a fork' };
+  const variable = /^(?:vars\.([\w-]+)|vars\.([\w-]+)\s*==\s*'(?:true|1|yes)')$/.exec(clause);
+  if (variable !== null) return { kind: 'drop', reason: `runs only when the repository variable vars.${variable[1] ?? variable[2] ?? ''} is set (upstream configuration a copy does not have)` };
+  const prFlag = /^github\.event\.pull_request\.([\w.-]+)\s*==\s*true$/.exec(clause);
+  if (prFlag?.[1] !== undefined) return { kind: 'drop', reason: `runs only for pull requests whose ${prFlag[1]} is true` };
   if (/^(?:github\.ref\s*==\s*'refs\/heads\/[^']*'|github\.ref_name\s*==\s*'[^']*')$/.test(clause)) {
     return { kind: 'remove', reason: 'false on a ci-replay branch' };
   }
@@ -117,10 +121,12 @@ function analyzeDisjunction(disjuncts: readonly string[], context: GuardContext)
   const verdicts = disjuncts.map((part) => classifyClause(part, context));
   if (verdicts.some((verdict) => verdict.kind === 'keep')) return { kind: 'keep' };
   const all: RemovedClause[] = [{ clause: disjuncts.join(' || '), why: 'every alternative is false on push' }];
-  // An alternative that runs the job for pull requests makes it validation, whatever else (tags, schedule) also runs it.
-  const forPullRequests = verdicts.some((verdict) => verdict.kind === 'remove' && /\bfalse on push\b/.test(verdict.reason))
-    && disjuncts.some((part) => /pull_request|merge_group/.test(part));
-  if (forPullRequests) return { kind: 'rewrite', condition: undefined, removed: all };
+  // An alternative that runs the job for pull requests or when its files changed makes it validation, whatever else
+  // (tags, schedule) also runs it.
+  const validationAlternative = verdicts.some((verdict, index) => verdict.kind === 'remove'
+    && (/\bfalse on push\b/.test(verdict.reason) && !verdict.reason.includes('fork') && /pull_request/.test(disjuncts[index] ?? '')
+      || verdict.reason.includes('path filter')));
+  if (validationAlternative) return { kind: 'rewrite', condition: undefined, removed: all };
   if (verdicts.some((verdict) => verdict.kind === 'drop' && verdict.reason === 'runs only on schedule')) {
     return { kind: 'drop', reason: 'runs only on schedule or manual dispatch' };
   }

@@ -17,6 +17,7 @@ const HEADINGS: ReadonlyArray<readonly [ReportAction, string]> = [
   ['removed-setting', 'Removed settings'],
   ['added-setting', 'Added settings'],
   ['pinned-dependencies', 'Dependency pinning'],
+  ['package-index', 'Package index services'],
   ['deleted-workflow', 'Deleted workflow files'],
   ['lint-finding', 'actionlint findings'],
 ];
@@ -32,8 +33,17 @@ export function renderReport(report: readonly ReportEntry[]): string {
   for (const [action, heading] of HEADINGS) {
     const entries = report.filter((entry) => entry.action === action);
     if (entries.length === 0) continue;
-    lines.push(`### ${heading} (${entries.length})`, '', '| Target | Reason |', '| --- | --- |');
-    for (const entry of entries) lines.push(`| \`${escapeCell(entry.target)}\` | ${escapeCell(entry.reason)} |`);
+    lines.push(`### ${heading} (${entries.length})`, '');
+    if (entries.some((entry) => entry.rule !== undefined)) {
+      // Removals name the rule that removed them and what showed it.
+      lines.push('| Target | Rule | Reason | Evidence |', '| --- | --- | --- | --- |');
+      for (const entry of entries) {
+        lines.push(`| \`${escapeCell(entry.target)}\` | ${entry.rule ?? ''} | ${escapeCell(entry.reason)} | ${entry.evidence === undefined ? '' : `\`${escapeCell(entry.evidence).replaceAll('`', "'")}\``} |`);
+      }
+    } else {
+      lines.push('| Target | Reason |', '| --- | --- |');
+      for (const entry of entries) lines.push(`| \`${escapeCell(entry.target)}\` | ${escapeCell(entry.reason)} |`);
+    }
     lines.push('');
   }
   return lines.join('\n');

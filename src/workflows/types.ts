@@ -77,6 +77,11 @@ export interface StandardizeOptions {
   role?: 'entry' | 'callee';
   /** Branch glob the replayed workflow triggers on (default `ci-replay/**`). */
   branchPattern?: string;
+  /**
+   * The upstream repository (`owner/name`) the workflow comes from. A checkout of it by name is a checkout of the
+   * commit under test: it is pointed at the copy (`${{ github.repository }}`).
+   */
+  upstreamRepository?: string;
 }
 
 /** Another workflow file of the same commit (the reusable workflows a job calls, the callers of a reusable workflow). */

@@ -52,7 +52,15 @@ export const NASTY_CHARS = ['"', "'", '\\', '/', '.', ' ', '\t', '\r', '\n', '\r
  * One random edit of a text, line- or character-wise: delete, duplicate, swap, truncate, insert nasty characters or
  * one of `inserts`, switch line endings, repeat a line many times.
  */
-export function mutateText(random: Random, text: string, inserts: readonly string[] = []): string {
+export interface MutateOptions {
+  /** Lines a mutation may insert (header lines, log markers). */
+  inserts?: readonly string[];
+  /** Most copies of one line a mutation makes (default 2000: a huge input). */
+  maxRepeat?: number;
+}
+
+export function mutateText(random: Random, text: string, options: MutateOptions = {}): string {
+  const inserts = options.inserts ?? [];
   const lines = text.split('\n');
   const at = random.int(lines.length);
   const pos = random.int(text.length + 1);
@@ -81,7 +89,7 @@ export function mutateText(random: Random, text: string, inserts: readonly strin
       lines.splice(at, random.int(2), random.pick(inserts));
       return lines.join('\n');
     case 8:
-      lines.splice(at, 0, ...Array.from({ length: random.between(10, 2000) }, () => lines[at] ?? ''));
+      lines.splice(at, 0, ...Array.from({ length: random.between(2, options.maxRepeat ?? 2000) }, () => lines[at] ?? ''));
       return lines.join('\n');
     case 9: {
       // Indentation and structure: shift a line left or right.
@@ -100,8 +108,8 @@ export function mutateText(random: Random, text: string, inserts: readonly strin
 }
 
 /** Applies 1..max mutations. */
-export function mutateMany(random: Random, text: string, max: number, inserts: readonly string[] = []): string {
+export function mutateMany(random: Random, text: string, max: number, options: MutateOptions = {}): string {
   let result = text;
-  for (let i = random.between(1, max); i > 0; i -= 1) result = mutateText(random, result, inserts);
+  for (let i = random.between(1, max); i > 0; i -= 1) result = mutateText(random, result, options);
   return result;
 }

@@ -20,7 +20,8 @@ export const ECOSYSTEM_QUALITY_RULES: Rule[] = [
     id: 'eslint-summary',
     type: 'Code Linting',
     tool: 'eslint',
-    linePattern: /^✖ \d+ problems? \(\d+ errors?/,
+    // pnpm -r and turbo prefix each line with the package; consoles saved in a legacy code page print ✖ as Γ£û.
+    linePattern: /^(?:[\w@./-]+ [\w:-]+: |[\w@./-]+:[\w:-]+: )?(?:✖|Γ£û) \d+ problems? \([1-9]\d* errors?/,
     example: { command: 'npm run lint', lines: ['✖ 1 problem (1 error, 0 warnings)'] },
   },
   {
@@ -44,7 +45,8 @@ export const ECOSYSTEM_QUALITY_RULES: Rule[] = [
     type: 'Code Linting',
     tool: 'go-vet',
     commandPattern: CMD.goVet,
-    linePattern: /^(?:vet: )?(\.?\/?\S+?\.go):(\d+):(\d+): (.*)$/,
+    // Compile errors go vet reports (undefined, cannot use, ...) are left to go-compile-error.
+    linePattern: /^(?:##\[error\])?(?:vet: )?(\.?\/?\S+?\.go):(\d+):(\d+): ((?!undefined:|cannot use |too many arguments|not enough arguments|missing return|invalid operation|\S+ redeclared|declared and not used|"[^"]+" imported and not used|\S+ \(type .*\) has no field or method|mismatched types|cannot convert|syntax error|expected |missing ',').*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
     example: { command: 'go vet ./...', lines: ['./main.go:8:2: fmt.Printf format %d has arg s of wrong type string'] },
   },
@@ -110,7 +112,7 @@ export const ECOSYSTEM_QUALITY_RULES: Rule[] = [
     type: 'Type Checking',
     tool: 'go',
     commandPattern: CMD.go,
-    linePattern: /^(\.?\/?\S+?\.go):(\d+):(\d+): (.*)$/,
+    linePattern: /^(?:##\[error\])?(?:vet: )?(\.?\/?\S+?\.go):(\d+):(\d+): (.*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
     example: { command: 'go build ./...', lines: ['./main.go:5:2: undefined: foo'] },
   },

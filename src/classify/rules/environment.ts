@@ -1,4 +1,10 @@
+import type { ErrorType } from '../../domain/error-types.js';
 import type { Rule } from './rule.js';
+
+/** An uncaught exception explains less than a specific diagnostic of another kind in the same step. */
+const EXCEPTION_YIELDS: ErrorType[] = ['Code Formatting', 'Code Linting', 'Syntax Error', 'Type Checking', 'Dependency Issues', 'Package Installation Error', 'Configuration Error', 'Environment Error', 'Doc/Docstring'];
+/** A network error explains an install or resolution failure, not a failed test or a compiler error. */
+export const NETWORK_YIELDS: ErrorType[] = ['Code Formatting', 'Code Linting', 'Syntax Error', 'Type Checking', 'Test Failure', 'Assertion Error', 'Runtime Error', 'Configuration Error', 'Doc/Docstring'];
 
 /** Runner and host problems, and invalid configuration: they apply to every step. */
 export const ENVIRONMENT_RULES: Rule[] = [
@@ -6,7 +12,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'runner-oom-exit-137',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /^##\[error\]Process completed with exit code 137\.|^Killed$|(?:^|\D)\d+ Killed\s|Out of memory: Killed process|JavaScript heap out of memory|^MemoryError\b/,
+    linePattern: /^(?:##\[error\])?Process completed with exit code 137\.|^Killed$|(?:^|\D)\d+ Killed\s|Out of memory: Killed process|JavaScript heap out of memory|^MemoryError\b/,
     context: { before: 2 },
     example: { command: 'python train.py', lines: ['##[error]Process completed with exit code 137.'] },
   },
@@ -25,16 +31,25 @@ export const ENVIRONMENT_RULES: Rule[] = [
     example: { command: 'poetry install', lines: ['/home/runner/work/_temp/1b2c.sh: line 1: poetry: command not found'] },
   },
   {
+    // A matrix sibling failed (fail-fast) or someone cancelled the run: see classifyJob.
+    id: 'job-cancelled',
+    type: 'Environment Error',
+    tool: 'runner',
+    linePattern: /^(?:##\[error\])?The operation was canceled\.$/,
+    example: { command: 'pytest', lines: ['##[error]The operation was canceled.'] },
+  },
+  {
     id: 'runner-cancelled-or-timed-out',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /^##\[error\](?:The operation was canceled\.|The action (?:'[^']*' )?has timed out|The job running on runner .* has exceeded the maximum execution time|The runner has received a shutdown signal|.*lost communication with the server|The hosted runner encountered an error)|^##\[error\]Process completed with exit code 124\./,
+    linePattern: /^(?:##\[error\])?(?:The action (?:'[^']*' )?has timed out|The job running on runner .* has exceeded the maximum execution time|The runner has received a shutdown signal|.*lost communication with the server|The hosted runner encountered an error)|^(?:##\[error\])?Process completed with exit code 124\./,
     example: { command: 'pytest', lines: ['##[error]The action has timed out.'] },
   },
   {
     id: 'network-failure',
     type: 'Environment Error',
     tool: 'network',
+    yieldsTo: NETWORK_YIELDS,
     linePattern: /Connection refused|Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|Connection timed out|Failed to establish a new connection|ConnectTimeoutError|ReadTimeoutError|\bECONNRESET\b|\bECONNREFUSED\b|\bETIMEDOUT\b|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|Failed to connect to \S+ port|API rate limit exceeded|\b50[234] (?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b/,
     example: { command: 'pip install requests', lines: ["WARNING: Retrying (Retry(total=4)) after connection broken by 'NewConnectionError(': Failed to establish a new connection: [Errno 111] Connection refused')'"] },
   },
@@ -42,7 +57,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'python-version-unavailable',
     type: 'Environment Error',
     tool: 'setup-python',
-    linePattern: /^##\[error\](?:The version '[^']+' with architecture '[^']+' was not found|Version \S+ was not found in the local cache)/,
+    linePattern: /^(?:##\[error\])?(?:The version '[^']+' with architecture '[^']+' was not found|Version \S+ was not found in the local cache)/,
     example: { command: 'actions/setup-python@v5', lines: ["##[error]The version '3.6' with architecture 'x64' was not found for Ubuntu 24.04."] },
   },
   // Configuration.
@@ -50,7 +65,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'workflow-invalid',
     type: 'Configuration Error',
     tool: 'actions',
-    linePattern: /Invalid workflow file|The workflow is not valid|Unrecognized named-value|^##\[error\]Input required and not supplied: |^##\[error\]Unable to resolve action|^##\[error\]Can't find 'action\.ya?ml'/,
+    linePattern: /Invalid workflow file|The workflow is not valid|Unrecognized named-value|^(?:##\[error\])?Input required and not supplied: |^(?:##\[error\])?Unable to resolve action|^(?:##\[error\])?Can't find 'action\.ya?ml'/,
     example: { command: 'actions/setup-python@v5', lines: ['##[error]Input required and not supplied: python-version'] },
   },
   {
@@ -84,7 +99,9 @@ export const RUNTIME_RULES: Rule[] = [
     id: 'python-traceback-exception',
     type: 'Runtime Error',
     tool: 'python',
-    linePattern: /^(?!AssertionError\b)(\w+(?:\.\w+)*(?:Error|Exception|Exit|Interrupt))(?:: .*|$)/,
+    yieldsTo: EXCEPTION_YIELDS,
+    // Python's closing line (`ValueError: …`, `pkg.mod.CustomError`, a bare `Exception: …`); not JVM stack frames.
+    linePattern: /^(?!AssertionError\b|org\.gradle\.|java\.|javax\.|kotlin\.|kotlinx\.|com\.android\.)((?:\w+\.)*(?:\w+(?:Error|Exception|Exit|Interrupt)|Exception))(?:: .*|$)/,
     headerPattern: /^\s*File "([^"]+)", line (\d+)/,
     findingParser: (m, state) =>
       state.header === undefined ? undefined : { path: state.header.path, line: state.header.line ?? 1, message: m[0].trim() },
@@ -95,6 +112,7 @@ export const RUNTIME_RULES: Rule[] = [
     id: 'node-uncaught',
     type: 'Runtime Error',
     tool: 'node',
+    yieldsTo: EXCEPTION_YIELDS,
     linePattern: /^Uncaught \w+Error|^panic: |^Exception in thread "|^thread 'main' panicked at /,
     context: { after: 2 },
     example: { command: 'node index.js', lines: ['panic: runtime error: index out of range [3] with length 3'] },

@@ -2,7 +2,8 @@ import type { ErrorType } from '../../domain/error-types.js';
 import { CMD } from './commands.js';
 import type { Rule } from './rule.js';
 
-const EXIT = /^##\[error\]Process completed with exit code (?!0\.)\d+\.$/;
+/** The runner's closing line of a failed step; benchmark datasets store it without the `##[error]` marker. */
+const EXIT = /^(?:##\[error\])?Process completed with exit code (?!0\.)\d+\.$/;
 
 const byCommand = (id: string, type: ErrorType, tool: string, commandPattern: RegExp, command: string): Rule => ({
   id,

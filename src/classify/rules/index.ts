@@ -1,13 +1,37 @@
+import { ACTIONS_CONFIG_RULES } from './actions-config.js';
+import { COMPILER_SYNTAX_RULES, COMPILER_TYPE_RULES } from './compilers.js';
+import { DOC_RULES } from './docs.js';
 import { ECOSYSTEM_RULES } from './ecosystems.js';
 import { ENVIRONMENT_RULES, RUNTIME_RULES } from './environment.js';
 import { FALLBACK_RULES } from './fallback.js';
+import { PACKAGE_MANAGER_RULES } from './package-managers.js';
 import { PYTHON_BUILD_RULES } from './python-build.js';
 import { PYTHON_QUALITY_RULES } from './python-quality.js';
 import { PYTHON_TEST_RULES } from './python-tests.js';
+import { QUALITY_RULES } from './quality-tools.js';
 import type { Rule } from './rule.js';
+import { RUNNER_ENVIRONMENT_RULES } from './runner-environment.js';
+import { TEST_RUNNER_RULES } from './test-runners.js';
 
 export type { ParsedFinding, Rule, RuleState } from './rule.js';
 export { CMD } from './commands.js';
+export { detectTools } from './signatures.js';
 
 /** Every rule, in the order they are tried on a line (the first match wins the line). */
-export const RULES: readonly Rule[] = [...ENVIRONMENT_RULES, ...PYTHON_BUILD_RULES, ...PYTHON_TEST_RULES, ...PYTHON_QUALITY_RULES, ...ECOSYSTEM_RULES, ...RUNTIME_RULES, ...FALLBACK_RULES];
+export const RULES: readonly Rule[] = [
+  ...ENVIRONMENT_RULES,
+  ...RUNNER_ENVIRONMENT_RULES,
+  ...ACTIONS_CONFIG_RULES,
+  ...PACKAGE_MANAGER_RULES,
+  ...PYTHON_BUILD_RULES,
+  ...PYTHON_TEST_RULES,
+  ...TEST_RUNNER_RULES,
+  ...PYTHON_QUALITY_RULES,
+  ...QUALITY_RULES,
+  ...DOC_RULES,
+  ...COMPILER_SYNTAX_RULES,
+  ...ECOSYSTEM_RULES,
+  ...COMPILER_TYPE_RULES,
+  ...RUNTIME_RULES,
+  ...FALLBACK_RULES,
+];

@@ -58,13 +58,32 @@ export const PYTHON_TEST_RULES: Rule[] = [
     example: { command: 'python -m pytest', lines: ['E       ZeroDivisionError: division by zero'] },
   },
   {
+    // The short test summary names the exception when the rest of the log is cut.
+    id: 'pytest-summary-exception',
+    type: 'Runtime Error',
+    also: 'Test Failure',
+    tool: 'pytest',
+    commandPattern: CMD.pytest,
+    linePattern: /^(?:FAILED|ERROR) [^\s:]+(?:::[^\s:]+)+ - (?!AssertionError|assert |ModuleNotFoundError|ImportError)(?:\w+\.)*\w+(?:Error|Exception)\b/,
+    example: { command: 'python -m pytest', lines: ["FAILED tests/test_app.py::test_metrics - KeyError: 'token'"] },
+  },
+  {
+    id: 'pytest-summary-assertion',
+    type: 'Assertion Error',
+    also: 'Test Failure',
+    tool: 'pytest',
+    commandPattern: CMD.pytest,
+    linePattern: /^FAILED [^\s:]+(?:::[^\s:]+)+ - (?:AssertionError\b|assert )/,
+    example: { command: 'python -m pytest', lines: ['FAILED tests/test_app.py::test_auth - assert 400 == 201'] },
+  },
+  {
     id: 'pytest-failed',
     type: 'Test Failure',
     tool: 'pytest',
     commandPattern: CMD.pytest,
     // `(?=\S+::\S)\S+` is `\S+::\S+` without its quadratic backtracking on a long word of colons.
     linePattern: /^FAILED (\S+)|^((?=\S+::\S)\S+) FAILED\b|^=+ (?:.*, )?\d+ failed\b|^ERROR (\S+::\S+)/,
-    example: { command: 'python -m pytest', lines: ['FAILED tests/test_calc.py::test_add - assert 4 == 5'] },
+    example: { command: 'python -m pytest', lines: ['FAILED tests/test_calc.py::test_add'] },
   },
   {
     id: 'unittest-assertion',

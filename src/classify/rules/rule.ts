@@ -32,8 +32,15 @@ export interface Rule {
   findingParser?: (match: RegExpExecArray, state: RuleState) => ParsedFinding | undefined;
   /** Lines of context kept around the matching line in the evidence. */
   context?: { before?: number; after?: number };
+  /** A second type the same line proves (a test summary line that names the exception). */
+  also?: ErrorType;
   /** Only counts when nothing else matched in the step (command-only inference). */
   fallback?: boolean;
+  /**
+   * A generic signature (an uncaught exception, a network error) that another rule can explain: its hit is dropped
+   * when a rule without `yieldsTo` found one of these types in the same step.
+   */
+  yieldsTo?: readonly ErrorType[];
   /** Output the tool really prints, and a command that runs it: one unit test per rule uses these. */
   example: { command: string; lines: string[] };
 }

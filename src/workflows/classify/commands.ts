@@ -2,9 +2,10 @@
 import type { StepPurpose } from './types.js';
 
 export const RUN_RULES: ReadonlyArray<readonly [StepPurpose, string, RegExp]> = [
-  ['publish', 'publishes a package', /\btwine\s+upload\b|\b(?:poetry|flit|hatch|uv|pdm|npm|yarn|pnpm|cargo)\s+publish\b|\banaconda\b[^\n]*\supload\b|\bgem\s+push\b|\bdotnet\s+nuget\s+push\b|\bsnapcraft\s+(?:upload|push)\b|\bdevpi\s+upload\b/],
+  ['publish', 'publishes a package', /\btwine\s+upload\b|\b(?:poetry|flit|hatch|uv|pdm|npm|yarn|pnpm|cargo)\s+publish\b|\bmaturin\s+(?:publish|upload)\b|\banaconda\b[^\n]*\supload\b|\bgem\s+push\b|\bdotnet\s+nuget\s+push\b|\bsnapcraft\s+(?:upload|push)\b|\bdevpi\s+upload\b/],
   ['publish', 'pushes a container image', /\b(?:docker|podman)\s+push\b|\bdocker\s+(?:buildx\s+)?(?:build|bake)\b[^\n]*\s--push\b|\bdocker\s+buildx\s+imagetools\s+create\b|\bdocker\s+manifest\s+push\b|\bdocker[-\s]compose\s+push\b/],
   ['publish', 'uploads to an external service', /\bsmokeshow\s+upload\b|\bcrowdin\s+(?:upload|push)\b|\btx\s+push\b/],
+  ['deploy', 'deploys to a cloud service or uploads to an object store', /\bgcloud\s+(?:run\s+deploy|app\s+deploy|functions\s+deploy|builds\s+submit)\b|\bdatasette\s+publish\b|\baws\s+s3\s+(?:cp|sync|mv)\b|\bgsutil\s+(?:-m\s+)?(?:cp|rsync|mv)\b|\baz\s+storage\s+blob\s+upload|\b(?:huggingface-cli|hf)\s+upload\b|\b(?:vercel|netlify|firebase|flyctl)\s+deploy\b/],
   ['release', 'creates a release', /\bgh\s+release\s+(?:create|upload|edit|delete)\b|\bsemantic-release\s+(?:publish|version)\b/],
   ['pages', 'deploys GitHub Pages', /\bmkdocs\s+gh-deploy\b|\bghp-import\b|\bmike\s+deploy\b[^\n]*--push\b/],
   ['notification', 'sends a notification', /hooks\.slack\.com|discord(?:app)?\.com\/api\/webhooks|api\.telegram\.org/],
@@ -40,16 +41,16 @@ export function isInstallOnly(run: string): boolean {
   return lines.length > 0 && lines.every((line) => INSTALL_LINE.test(line));
 }
 
-const TOOLS = String.raw`(?:py\.?test|tox|nox|mypy|ruff|flake8|pylint|black|isort|pyright|pyrefly|ty|pre-commit|prek|unittest|doctest|coverage|sphinx-build|mkdocs|twine\s+check|check-manifest|cibuildwheel|maturin|bandit|codespell|cog|asv|make|cmake|ctest|gcc|clang|waf|invoke|jest|eslint|tsc|prettier|mocha|vitest|golangci-lint|conda-build|build|pyinstaller|pyodide|playwright|pip\s+check|python\s+-m\s+build)`;
-const RUNNERS = String.raw`(?:(?:uv|poetry|pdm|pipenv|hatch|pixi|conda)\s+run(?:\s+--?\S+)*|uvx(?:\s+--?\S+)*|pipx\s+run|python\d?(?:\.\d+)?\s+-m|npx|bunx|xvfb-run(?:\s+-\S+)*|coverage\s+run(?:\s+-m)?|time|sudo|env\s+\S+=\S+)`;
+const TOOLS = String.raw`(?:py\.?test|tox|nox|mypy|ruff|flake8|pylint|black|isort|pyright|pyrefly|ty|pre-commit|prek|unittest|doctest|coverage[\s:]+(?:run|report|erase)|sphinx-build|mkdocs\s+build|twine\s+check|check-manifest|cibuildwheel|maturin|bandit|codespell|cog|asv|cmake|ctest|waf|invoke|jest|eslint|tsc|mocha|vitest|golangci-lint|conda-build|pyinstaller|playwright|pip\s+check|-m\s+build|setup\.py|nextest|clippy|rustfmt)`;
 const VALIDATION_LINE = new RegExp([
-  String.raw`^(?:${RUNNERS}\s+)*${TOOLS}\b`,
+  String.raw`(?:^|[\s"'(=;&|])${TOOLS}(?=[\s"'),;:&|]|$)`,
   String.raw`^(?:cargo|go)\s+(?:test|build|clippy|fmt|check|doc|nextest|audit|bench|vet|run)\b`,
   String.raw`^(?:npm|yarn|pnpm|bun)\s+(?:test|run|build|lint|exec)\b`,
-  String.raw`^(?:hatch|poetry|pdm|uv)\s+(?:test|build|fmt|check)\b`,
-  String.raw`^(?:docker|podman)\s+(?:build|run|compose)\b`,
-  String.raw`^(?:python\d?(?:\.\d+)?\s+)?(?:\S*/)?setup\.py\b`,
-  String.raw`(?:^|[\s/])(?:run[-_])?(?:tests?|lint|checks?|typecheck|types|format|fmt|verify|validate|ci|build|docs?|integration)(?:[-_.][\w.-]*)?(?=[\s/:]|$)`,
+  String.raw`(?:^|\s)(?:hatch|poetry|pdm|uv)\s+(?:test|build|fmt|check)\b`,
+  String.raw`^(?:sudo\s+)?(?:docker|podman)\s+(?:build|run|compose)\b`,
+  String.raw`\bgit\s+diff\b[^\n]*--(?:exit-code|check)\b`,
+  String.raw`(?:^|[\s;&|(])make(?:\s+(?:-[A-Za-z]\s*\S+|--\S+|\w+=\S+))*(?:\s*$|\s+\S*(?:test|lint|check|build|doc|html|quality|style|format|fmt|type|verify|validate|ci|sdist|wheel|dist|all|audit|coverage|bench)\S*)`,
+  String.raw`(?:^|[\s/])(?:run[-_])?(?:tests?|lint|checks?|typecheck|types|format|fmt|style|verify|validate|ci|build|docs?|integration)(?:[-_.][\w.-]*)?(?=[\s/:]|$)`,
 ].join('|'));
 
 /** Whether a run script runs a test, lint, type check, docs or package build (not a bot or upload script). */
@@ -97,6 +98,6 @@ export function stripPublishingCommands(run: string): { run: string; removed: nu
   });
   const remaining = rewritten.filter((line) => !line.includes(REMOVED_COMMAND)).join('\n').replaceAll(/&& :(?=\s|$)/g, '');
   const work = remaining.split('\n').some((line) => line.trim() !== '' && !line.trim().startsWith('#') && line.trim() !== ':');
-  if (removed === 0 || !work || isInstallOnly(remaining)) return undefined;
+  if (removed === 0 || !work || isInstallOnly(remaining) || !runsValidation(remaining)) return undefined;
   return { run: rewritten.join('\n'), removed, commands };
 }

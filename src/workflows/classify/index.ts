@@ -16,7 +16,10 @@ function firstLine(run: string): string {
 export function classifyStep(step: StepFacts): StepClass {
   if (step.uses !== undefined) {
     const name = actionName(step.uses);
-    if (name.startsWith('./')) return { purpose: 'work', detail: 'local action', evidence: name };
+    if (name.startsWith('./')) {
+      const setup = /(?:^|[/_-])(?:setup|install|cache|bootstrap|prepare|env|environment|deps|dependencies|uv_setup|python|rust|go|node|docker|tilt|preload)[\w-]*\/?$|setup|install|bootstrap/i.test(name);
+      return { purpose: setup ? 'setup' : 'work', detail: 'local action', evidence: name };
+    }
     if (name === 'actions/github-script') {
       const script = typeof step.with?.script === 'string' ? step.with.script : '';
       const write = SCRIPT_WRITE.exec(script);

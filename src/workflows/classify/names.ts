@@ -23,9 +23,14 @@ export function publishWordInName(...names: ReadonlyArray<string | undefined>): 
   return found.find((word) => PUBLISH_WORDS.has(word));
 }
 
-/** A publish-like word in a name, whatever else the name says (for jobs whose steps cannot be seen). */
+const BOT_WORDS = new Set(['stats', 'metrics', 'people', 'sponsor']);
+
+/**
+ * A publish-, bot- or report-like word in a job's id or name, whatever else the name says (`docs-publish`,
+ * `build-and-deploy`): the job filter reads it only when the job's steps run no test, lint or build.
+ */
 export function anyPublishWord(...names: ReadonlyArray<string | undefined>): string | undefined {
-  return words(names).find((word) => PUBLISH_WORDS.has(word));
+  return words(names).find((word) => (PUBLISH_WORDS.has(word) && word !== 'pypi' && word !== 'lock') || BOT_WORDS.has(word));
 }
 
 const LIVE_API_SECRET = /OPENAI|ANTHROPIC|CLAUDE|COHERE|GEMINI|GOOGLE_API|MISTRAL|GROQ|REPLICATE|TOGETHER|FIREWORKS|PERPLEXITY|VOYAGE|DEEPSEEK|XAI_|AWS_(?:ACCESS|SECRET|SESSION)|AZURE|GCP|GCLOUD|GOOGLE_APPLICATION|SERVICE_ACCOUNT|BIGQUERY|SNOWFLAKE|DATABRICKS|PINECONE|WEAVIATE_API|LANGSMITH_API|TAVILY|SERPAPI/;

@@ -1,7 +1,7 @@
 /** Reduces a job's matrix to one configuration, or keeps it whole and says why. */
-import { isMap, isScalar, isSeq, type YAMLMap, type YAMLSeq } from 'yaml';
+import { Document, isMap, isScalar, isSeq, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { MatrixStrategy, ReportEntry } from '../types.js';
-import { keyOf, mapAt, pairsOf, stringAt } from '../nodes.js';
+import { keyOf, mapAt, nodeText, pairsOf, stringAt } from '../nodes.js';
 import { displayValue, expandMatrix, sameValue, type Combination, type MatrixModel } from './expand.js';
 import { selectCombination } from './select.js';
 
@@ -82,10 +82,6 @@ export function standardizeMatrix(job: YAMLMap, jobId: string, options: MatrixOp
   const partial = whole.length > 0 && model.include.length === 0 && model.exclude.length === 0
     && whole.every((entry) => model.keys.includes(entry.key))
     && model.keys.some((key) => !whole.some((entry) => entry.key === key) && (model.values.get(key) ?? []).length > 1);
-  if (whole.length > 0 && !partial) {
-    return [{ action: 'kept-matrix', target, reason: `kept all ${combos.length} configurations: ${whole.map((entry) => entry.reason).join('; ')}${failFast}` }];
-  }
-
   const steps = job.get('steps', true);
   const gatedConditions = isSeq(steps)
     ? steps.items.flatMap((step) => {
@@ -93,8 +89,8 @@ export function standardizeMatrix(job: YAMLMap, jobId: string, options: MatrixOp
       return condition !== undefined && condition.includes('matrix.') ? [condition] : [];
     })
     : [];
-  const selection = selectCombination({
-    combos,
+  const select = (candidates: readonly (typeof combos)[number][]) => selectCombination({
+    combos: candidates,
     strategy: options.strategy,
     jobId,
     jobName: stringAt(job, 'name'),
@@ -102,6 +98,23 @@ export function standardizeMatrix(job: YAMLMap, jobId: string, options: MatrixOp
     gatedConditions,
     pinDate: options.pinDate,
   });
+  if (whole.length > 0 && !partial) {
+    const grouped = whole.some((entry) => SHARD_KEY.test(entry.key)) ? undefined : reduceByTask(matrixNode, combos, whole.map((entry) => entry.key), select);
+    if (grouped !== undefined) {
+      const usedKeys = definedKeysUsed(job, combos, grouped.kept.map((combo) => combo.values));
+      defineKeys(matrixNode, usedKeys);
+      return [{
+        action: 'reduced-matrix',
+        target,
+        reason: grouped.tasks.length === 0
+          ? `kept ${describe(grouped.plain?.values ?? {})} (${combos.length} → 1 configurations), chosen as ${grouped.why}: its ${whole.map((entry) => `\`${entry.key}\``).join(', ')} entries name Python versions, not tasks; the matrix is written as its kept include entry${failFast}`
+          : `kept ${grouped.kept.length} of ${combos.length} configurations: one per distinct task of ${whole.map((entry) => `\`${entry.key}\``).join(', ')} (${grouped.tasks.join('; ')})${grouped.plain === undefined ? '' : `, and ${describe(grouped.plain.values)} for the others, chosen as ${grouped.why}`}; the matrix is written as its kept include entries${failFast}`,
+      }];
+    }
+    return [{ action: 'kept-matrix', target, reason: `kept all ${combos.length} configurations: ${whole.map((entry) => entry.reason).join('; ')}${failFast}` }];
+  }
+
+  const selection = select(combos);
   const chosen = combos[selection.index];
   if (chosen === undefined) return [];
   if (partial) {
@@ -117,9 +130,72 @@ export function standardizeMatrix(job: YAMLMap, jobId: string, options: MatrixOp
   }
   const notes = writeBack(matrixNode, model, chosen);
   const lost = [...new Set(combos.flatMap((combo) => Object.keys(combo.values)))].filter((key) => !(key in chosen.values));
-  const lostNote = lost.length === 0 ? '' : `; ${lost.map((key) => `matrix.${key}`).join(', ')} (set only by dropped entries) now evaluate${lost.length === 1 ? 's' : ''} to empty, as ${lost.length === 1 ? 'it' : 'they'} did in this configuration`;
+  const used = lost.filter((key) => new RegExp(String.raw`\bmatrix\.${key.replaceAll(/[.*+?^${}()|[\]\\-]/g, '\\$&')}\b`).test(nodeText(job)));
+  defineKeys(matrixNode, used);
+  const lostNote = used.length === 0 ? '' : `; ${used.map((key) => `matrix.${key}`).join(', ')} (set only by dropped entries) ${used.length === 1 ? 'is' : 'are'} defined as '', the value ${used.length === 1 ? 'it' : 'they'} had in this configuration`;
   const reason = `kept ${describe(chosen.values)} (${combos.length} → 1 configurations), chosen as ${selection.why}${notes}${lostNote}`;
   return [{ action: 'reduced-matrix', target, reason }];
+}
+
+function taskSignature(values: Combination, keys: readonly string[]): string {
+  return keys.map((key) => {
+    const value = displayValue(values[key]);
+    return value === '' || PYTHON_LIKE.test(value) ? '' : `${key}=${value}`;
+  }).filter((part) => part !== '').join(', ');
+}
+
+/**
+ * A matrix whose task keys come from some entries only (an include that adds a tox environment to a Python × OS
+ * product): the plain configurations are reduced to one, and one configuration per distinct task is kept. Undefined
+ * when every configuration is a distinct task (nothing to reduce).
+ */
+function reduceByTask(
+  matrix: YAMLMap,
+  combos: ReturnType<typeof expandMatrix>,
+  taskKeys: readonly string[],
+  select: (candidates: ReturnType<typeof expandMatrix>) => { index: number; why: string },
+): { kept: ReturnType<typeof expandMatrix>; tasks: string[]; plain: ReturnType<typeof expandMatrix>[number] | undefined; why: string } | undefined {
+  const groups = new Map<string, ReturnType<typeof expandMatrix>>();
+  for (const combo of combos) {
+    const signature = taskSignature(combo.values, taskKeys);
+    groups.set(signature, [...(groups.get(signature) ?? []), combo]);
+  }
+  if (groups.size >= combos.length) return undefined;
+  let why = 'the first configuration';
+  let plain: ReturnType<typeof expandMatrix>[number] | undefined;
+  const kept = [...groups.entries()].flatMap(([signature, members]) => {
+    const selection = select(members);
+    const chosen = members[selection.index];
+    if (signature === '') {
+      plain = chosen;
+      why = selection.why;
+    }
+    return chosen === undefined ? [] : [chosen];
+  });
+  for (const pair of [...matrix.items]) matrix.delete(pair.key);
+  matrix.set('include', new Document().createNode(kept.map((combo) => combo.values), { aliasDuplicateObjects: false }));
+  return { kept, tasks: [...groups.keys()].filter((signature) => signature !== ''), plain, why };
+}
+
+function definedKeysUsed(job: YAMLMap, combos: ReturnType<typeof expandMatrix>, kept: readonly Combination[]): string[] {
+  const all = [...new Set(combos.flatMap((combo) => Object.keys(combo.values)))];
+  const missing = all.filter((key) => kept.some((values) => !(key in values)));
+  return missing.filter((key) => new RegExp(String.raw`\bmatrix\.${key.replaceAll(/[.*+?^${}()|[\]\\-]/g, '\\$&')}\b`).test(nodeText(job)));
+}
+
+/**
+ * Defines matrix keys the chosen configuration lacks but the job reads, as '' (what an unset key evaluates to), so
+ * that the reduced matrix still declares every key its expressions use.
+ */
+function defineKeys(matrix: YAMLMap, keys: readonly string[]): void {
+  if (keys.length === 0) return;
+  const include = matrix.get('include', true);
+  const productKeys = pairsOf(matrix).filter((pair) => !['include', 'exclude'].includes(keyOf(pair)));
+  if (productKeys.length === 0 && isSeq(include)) {
+    for (const entry of include.items) if (isMap(entry)) for (const key of keys) if (!entry.has(key)) entry.set(key, '');
+    return;
+  }
+  for (const key of keys) if (!matrix.has(key)) matrix.set(key, ['']);
 }
 
 function plural(count: number): string {

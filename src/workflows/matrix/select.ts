@@ -94,15 +94,23 @@ function matchesFailedName(combo: ExpandedCombination, input: SelectionInput, fa
 interface PythonRank {
   cpython: number;
   stable: number;
+  /** 0 for free-threaded (`3.13t`) or debug builds: final CPython, but not the standard build. */
+  standard: number;
   numbers: number[];
 }
 
+/**
+ * How a Python version ranks for `newest-python`: the newest final standard CPython first, then free-threaded builds,
+ * then pre-releases (dev, alpha, beta, rc, or a version whose final release came after the pin date, or after today
+ * without one), PyPy and GraalPy last.
+ */
 function pythonRank(value: unknown, pinDate: Date | undefined): PythonRank {
   const text = displayValue(value).toLowerCase();
   const numbers = (text.match(/\d+/g) ?? []).slice(0, 3).map(Number);
   return {
     cpython: text.includes('pypy') || text.includes('graalpy') ? 0 : 1,
-    stable: /dev|alpha|beta|rc|-a|-b|\d[ab]\d/.test(text) || unreleasedAt(numbers, pinDate) ? 0 : 1,
+    stable: /dev|alpha|beta|rc|-a|-b|\d[ab]\d/.test(text) || unreleasedAt(numbers, pinDate ?? new Date()) ? 0 : 1,
+    standard: /\dt\b|\dt$|-?nogil|free-?thread|-dbg|debug/.test(text) ? 0 : 1,
     numbers: text.endsWith('.x') ? [...numbers, 999] : numbers,
   };
 }
@@ -112,6 +120,7 @@ function comparePython(a: unknown, b: unknown, pinDate: Date | undefined): numbe
   const right = pythonRank(b, pinDate);
   if (left.cpython !== right.cpython) return left.cpython - right.cpython;
   if (left.stable !== right.stable) return left.stable - right.stable;
+  if (left.standard !== right.standard) return left.standard - right.standard;
   for (let i = 0; i < Math.max(left.numbers.length, right.numbers.length); i += 1) {
     const diff = (left.numbers[i] ?? -1) - (right.numbers[i] ?? -1);
     if (diff !== 0) return diff;
@@ -133,13 +142,14 @@ function pythonValue(values: Record<string, unknown>): unknown {
 /** Picks the configuration to keep. */
 export function selectCombination(input: SelectionInput): Selection {
   const indexes = input.combos.map((_, index) => index);
-  if (input.strategy === 'from-logs') {
+  // The failed job names of the instance show the configuration that failed: for `newest-python` too, that one wins.
+  if (input.strategy === 'from-logs' || input.strategy === 'newest-python') {
     for (const failed of input.failedJobNames) {
       const found = indexes.find((index) => {
         const combo = input.combos[index];
         return combo !== undefined && matchesFailedName(combo, input, failed);
       });
-      if (found !== undefined) return { index: found, why: `the failed job "${failed.trim()}" in the instance logs` };
+      if (found !== undefined && failed.trim() !== '') return { index: found, why: `the failed job "${failed.trim()}" in the instance logs` };
     }
   }
   const gateScore = (index: number): number => {

@@ -53,13 +53,16 @@ function standardize(input: StandardizeInput, visiting: ReadonlySet<string>): St
   const timeout = options.timeoutMinutes ?? DEFAULT_TIMEOUT_MINUTES;
   if (!Number.isInteger(timeout) || timeout <= 0) throw invalidInput('invalid_option', `timeoutMinutes must be a positive integer, got ${timeout}`);
   if (options.pinDate !== undefined && Number.isNaN(options.pinDate.getTime())) throw invalidInput('invalid_option', 'pinDate is not a valid date');
+  if (options.upstreamRepository !== undefined && !/^[\w.-]+\/[\w.-]+$/.test(options.upstreamRepository)) {
+    throw invalidInput('invalid_option', `upstreamRepository must be owner/name, got ${options.upstreamRepository}`);
+  }
   const { doc, root, jobs } = parseWorkflow(input.text, input.path);
   const stepIndex = stepIndexer(jobs);
   const originalStepIds = stepIds(jobs);
   const report: ReportEntry[] = [];
   const callee = options.role === 'callee';
   const triggers = triggerNames(root.get('on', true));
-  const callers = callee || input.workflows === undefined
+  const callers = callee || input.workflows === undefined || !triggers.includes('workflow_call')
     ? new Map()
     : callerInputs(input.path, input.workflows, options.matrixStrategy, options.pinDate);
   report.push(...(callee ? keepOnlyWorkflowCall(root, input.path) : rewriteTriggers(doc, root, options.branchPattern ?? DEFAULT_BRANCH_PATTERN, callers)));
@@ -67,6 +70,7 @@ function standardize(input: StandardizeInput, visiting: ReadonlySet<string>): St
     jobs,
     maintenanceOnly: triggers.length > 0 && !triggers.some((name) => CODE_EVENTS.has(name)),
     stepIndex,
+    upstreamRepository: options.upstreamRepository,
     judgeCallee: input.workflows === undefined ? undefined : judgeCallee(input, new Set([...visiting, normalizeWorkflowPath(input.path)])),
   });
   report.push(...filtered.report);

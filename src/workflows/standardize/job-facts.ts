@@ -1,7 +1,7 @@
 /** Facts about jobs and steps the job filter decides with: labels for the report, path filters, aggregators. */
-import { isMap, type YAMLMap } from 'yaml';
+import { isMap, isSeq, type YAMLMap } from 'yaml';
 import { keyOf, nodeText, pairsOf, stringAt } from '../nodes.js';
-import { publishWordInName } from '../classify/index.js';
+import { actionName, publishWordInName } from '../classify/index.js';
 
 export function jobLabel(job: YAMLMap, id: string): string {
   const name = stringAt(job, 'name');
@@ -23,11 +23,23 @@ export function article(word: string): string {
 
 export const KEEP_UPLOAD = /junit|test-results|test-reports|pytest|\.xml\b/i;
 
+const PATH_FILTER_ACTIONS = /^(?:dorny\/paths-filter|tj-actions\/changed-files|step-security\/changed-files|ana06\/get-changed-files|jitterbit\/get-changed-files)$/;
+
+/**
+ * A step whose outputs say which paths changed: a path-filter action, or a script that greps the changed files
+ * (`git diff --name-only … | grep -q …`) and writes a flag to GITHUB_OUTPUT. Guards on its outputs are path filters.
+ */
+export function isPathFilterStep(step: YAMLMap): boolean {
+  if (PATH_FILTER_ACTIONS.test(actionName(stringAt(step, 'uses') ?? ''))) return true;
+  const run = stringAt(step, 'run');
+  return run !== undefined && /\bgit\s+diff\b[^\n|]*--name-(?:only|status)\b[^\n]*\|\s*grep\s+(?:-\w*q|--quiet)/.test(run) && /\bGITHUB_OUTPUT\b|::set-output\b/.test(run);
+}
+
 export function pathFilterJobs(jobs: YAMLMap): Set<string> {
   const found = new Set<string>();
   for (const pair of pairsOf(jobs)) {
-    const text = nodeText(pair.value);
-    if (/dorny\/paths-filter|tj-actions\/changed-files|step-security\/changed-files/i.test(text)) found.add(keyOf(pair));
+    const steps = isMap(pair.value) ? pair.value.get('steps', true) : undefined;
+    if (isSeq(steps) && steps.items.some((step) => isMap(step) && isPathFilterStep(step))) found.add(keyOf(pair));
   }
   return found;
 }

@@ -49,7 +49,9 @@ export function cleanOutputs(jobs: YAMLMap): ReportEntry[] {
         return references.reduce((current, pattern) => current.replace(pattern, "''"), inner);
       });
       if (rewritten === source) return;
-      scalar.value = condition ? rewritten.replace(/^\$\{\{\s*([\s\S]*?)\s*\}\}$/, '$1') : rewritten;
+      const value = condition ? rewritten.replace(/^\$\{\{\s*([\s\S]*?)\s*\}\}$/, '$1') : rewritten;
+      // A condition left reading only '' never holds.
+      scalar.value = key === 'if' && /^\s*(?:''|\$\{\{\s*''\s*\}\})?\s*$/.test(value) ? false : value;
       report.push({ action: 'rewrote-step', target: path, reason: 'reads an output that pointed at a removed step; reads \'\' instead' });
     });
   }

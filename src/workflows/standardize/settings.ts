@@ -78,8 +78,15 @@ export function pinDependencies(doc: Document, root: YAMLMap, options: PinOption
   if (options.indexUrl !== undefined) values.push(['PIP_INDEX_URL', options.indexUrl], ['UV_INDEX_URL', options.indexUrl]);
   if (values.length === 0) return [];
   let env = mapAt(root, 'env');
+  const current = root.get('env', true);
+  if (env === undefined && current !== undefined && nodeText(current) !== 'null') {
+    // A workflow `env` that is not a map (an expression, or a stray scalar): a second `env` key would make the
+    // file invalid YAML, and replacing it would drop what it sets.
+    return [{ action: 'pinned-dependencies', target: 'env', reason: `not pinned: the workflow's env is ${nodeText(current)}, not a map of variables` }];
+  }
   if (env === undefined) {
-    insertPair(root, 'env', {}, ['defaults', 'jobs'], doc);
+    if (current === undefined) insertPair(root, 'env', {}, ['defaults', 'jobs'], doc);
+    else root.set('env', doc.createNode({}));
     env = mapAt(root, 'env');
   }
   const report: ReportEntry[] = [];

@@ -87,6 +87,7 @@ export function rewriteTriggers(doc: Document, root: YAMLMap, branchPattern: str
   if (inputs.length === 0) return report;
   const byName = new Map(inputs.map((input) => [input.name, input]));
   const used = new Set<string>();
+  const refInputs = new Set<string>();
   for (const pair of pairsOf(root)) {
     if (keyOf(pair) === 'on') continue;
     walkStrings(pair.value, keyOf(pair), ({ scalar, key }) => {
@@ -96,6 +97,11 @@ export function rewriteTriggers(doc: Document, root: YAMLMap, branchPattern: str
       const rewritten = rewriteExpressions(source, (inner) => {
         const alone = /^\s*(?:github\.event\.)?inputs\s*(?:\.\s*([A-Za-z_][\w-]*)|\[\s*'([^']+)'\s*\])\s*$/.exec(inner);
         const aloneInput = alone ? byName.get(alone[1] ?? alone[2] ?? '') : undefined;
+        if (aloneInput !== undefined && !condition && key === 'ref') {
+          used.add(aloneInput.name);
+          refInputs.add(aloneInput.name);
+          return 'github.sha';
+        }
         if (aloneInput !== undefined && !condition) {
           used.add(aloneInput.name);
           return { literal: String(aloneInput.value) };
@@ -124,8 +130,11 @@ export function rewriteTriggers(doc: Document, root: YAMLMap, branchPattern: str
       if (key !== 'if' && scalar.type === Scalar.PLAIN && /^[\d.]+$|^(?:true|false)$/.test(result)) scalar.type = Scalar.QUOTE_SINGLE;
     });
   }
+  for (const name of refInputs) {
+    report.push({ action: 'defaulted-input', target: `inputs.${name}`, reason: 'used as a checkout ref: replaced by github.sha, the pushed commit (its default would check out another revision)' });
+  }
   for (const input of inputs) {
-    if (!used.has(input.name)) continue;
+    if (!used.has(input.name) || refInputs.has(input.name)) continue;
     const why = input.hasDefault
       ? `replaced by its default ${expressionLiteral(input.value)} (no inputs on push)`
       : input.source !== undefined

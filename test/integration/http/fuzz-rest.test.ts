@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiHarness, simplePatch, type ApiHarness } from '../../support/api-client.js';
+import { fuzzSeed } from '../../support/fuzz.js';
 import { createTestEnv, type TestEnv } from '../../support/test-env.js';
 
 /** Deterministic PRNG (a failure reproduces with the printed seed). */
@@ -24,7 +25,7 @@ interface Seed {
 }
 
 const REQUESTS = 3000;
-const SEED = Number(process.env.FUZZ_SEED ?? 20261213);
+const SEED = fuzzSeed(20261213);
 
 describe(`REST API fuzz: ${REQUESTS} generated and mutated requests (seed ${SEED})`, () => {
   let env: TestEnv;

@@ -96,7 +96,7 @@ describe(`log parser / classifier fuzz: ${CASES} mutated real logs (seed ${SEED}
     let labelled = 0;
     for (let i = 0; i < CASES; i += 1) {
       const seed = random.pick(corpus);
-      const text = mutateMany(random, seed.log.toString('utf8'), 4, LOG_LINES);
+      const text = mutateMany(random, seed.log.toString('utf8'), 4, { inserts: LOG_LINES });
       const bytes = encode(random, text);
       const input = random.chance(0.3) ? chunked(random, bytes) : bytes;
       const steps = mutateSteps(random, seed.steps);
@@ -142,9 +142,13 @@ describe(`log parser / classifier fuzz: ${CASES} mutated real logs (seed ${SEED}
         for (const prefix of PREFIXES) {
           for (const unit of UNITS) {
             const line = `${prefix}${unit.repeat(Math.ceil(16_384 / unit.length))}\u0001`;
-            const started = performance.now();
-            pattern.test(line);
-            const ms = performance.now() - started;
+            // The best of three runs: the machine is shared, a descheduled or collecting run says nothing about the regex.
+            let ms = Number.POSITIVE_INFINITY;
+            for (let run = 0; run < 3 && ms > 40; run++) {
+              const started = performance.now();
+              pattern.test(line);
+              ms = Math.min(ms, performance.now() - started);
+            }
             if (ms > 40) slow.push(`${rule.id}: ${ms.toFixed(0)} ms on ${JSON.stringify(prefix + unit.repeat(3))}… /${pattern.source.slice(0, 80)}/`);
           }
         }

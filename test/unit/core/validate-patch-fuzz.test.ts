@@ -213,7 +213,7 @@ describe(`patch validator fuzz: ${CASES} random and mutated real git diffs (seed
     let slowest = 0;
     for (let i = 0; i < CASES; i += 1) {
       const base = random.chance(0.9) ? random.pick(corpus) : inserts.slice(0, random.between(1, 6)).join('\n');
-      const patch = mutateMany(random, base, 4, inserts);
+      const patch = mutateMany(random, base, 4, { inserts });
       const started = performance.now();
       const result = attempt(patch);
       slowest = Math.max(slowest, performance.now() - started);

@@ -9,13 +9,16 @@ describe('classifyStep', () => {
     expect(classifyStep({ uses: 'github/codeql-action/analyze@v3' }).purpose).toBe('security-upload');
     expect(classifyStep({ uses: 'codecov/codecov-action@v4' }).purpose).toBe('coverage-upload');
     expect(classifyStep({ uses: 'actions/setup-python@v5' }).purpose).toBe('setup');
-    expect(classifyStep({ uses: './.github/actions/setup' }).purpose).toBe('work');
+    expect(classifyStep({ uses: './.github/actions/setup' }).purpose).toBe('setup');
+    expect(classifyStep({ uses: './.github/actions/lint' }).purpose).toBe('work');
     expect(classifyStep({ uses: 'pre-commit/action@v3.0.1' }).purpose).toBe('work');
   });
 
   it('classifies run scripts', () => {
     expect(classifyStep({ run: 'python -m twine upload --skip-existing dist/*' }).purpose).toBe('publish');
     expect(classifyStep({ run: 'docker buildx build -t x --push .' }).purpose).toBe('publish');
+    expect(classifyStep({ run: 'maturin publish --skip-existing' }).purpose).toBe('publish');
+    expect(classifyStep({ run: 'maturin build --release' }).purpose).toBe('work');
     expect(classifyStep({ run: 'bash <(curl -s https://codecov.io/bash)' }).purpose).toBe('coverage-upload');
     expect(classifyStep({ run: 'pip install coveralls' }).purpose).toBe('setup');
     expect(classifyStep({ run: 'coveralls --service=github' }).purpose).toBe('coverage-upload');
@@ -35,6 +38,7 @@ describe('stripPublishingCommands', () => {
     expect(stripPublishingCommands('poetry build\nif true; then\n  poetry publish\nfi\npoetry build && npm publish')).toEqual({
       run: `poetry build\nif true; then\n  ${REMOVED_COMMAND}\nfi\npoetry build && :`,
       removed: 2,
+      commands: ['poetry publish', 'npm publish'],
     });
   });
 

@@ -50,7 +50,7 @@ export function siblingsOf(entry: LoadedEntry, corpus: readonly LoadedEntry[]): 
 export const defaultStandardize: Standardize = (entry, corpus) => standardizeWorkflowText({
   text: entry.text,
   path: entry.path,
-  options: { matrixStrategy: 'newest-python' },
+  options: { matrixStrategy: 'newest-python', upstreamRepository: entry.repo },
   workflows: siblingsOf(entry, corpus),
 });
 
@@ -89,8 +89,9 @@ export function secretsLeft(text: string): string[] {
   return found.filter((name) => name.toUpperCase() !== 'GITHUB_TOKEN');
 }
 
+/** A finding without its position and without the object type actionlint lists (the reduced matrix lists fewer keys). */
 function findingKey(finding: LintFinding): string {
-  return `${finding.kind}: ${finding.message}`;
+  return `${finding.kind}: ${finding.message.replace(/ in object type \{.*\}$/, '')}`;
 }
 
 /** Findings of `after` that `before` does not have (as a multiset of kind + message). */

@@ -108,7 +108,7 @@ describe('standardizeWorkflowText options and details', () => {
       '  release:',
       '    runs-on: ubuntu-latest',
       '    steps:',
-      '      - run: python -m build',
+      '      - run: echo "version=1.0" >> "$GITHUB_OUTPUT"',
       '  test-wheel:',
       '    needs: release',
       '    runs-on: ubuntu-latest',
@@ -120,7 +120,7 @@ describe('standardizeWorkflowText options and details', () => {
     expect(result.report.find((entry) => entry.action === 'kept-job')).toEqual({
       action: 'kept-job',
       target: 'jobs.release',
-      reason: 'is a release job, not a validation job, but kept because test-wheel needs it',
+      reason: 'is a release job and runs no test, lint or build, but kept because test-wheel needs it',
     });
     expect(result.text).toContain('  release:\n');
   });

@@ -1,8 +1,8 @@
 /** Job-level rules, applied once every step-level removal of the job is known. */
 import { isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
-import { actionName, classifyStep, publishWordInName, runsValidation } from '../../classify/index.js';
+import { actionName, anyPublishWord, classifyStep, publishWordInName, runsValidation } from '../../classify/index.js';
 import { analyzeGuard, describeRemoved, isUpstreamClause } from '../../guards.js';
-import { secretNames } from '../../expressions.js';
+import { secretNames, splitTopLevel, stripOuterParens } from '../../expressions.js';
 import { keyOf, mapAt, nodeText, pairsOf, stringAt, stringList } from '../../nodes.js';
 import type { RemovalRule } from '../../types.js';
 import { article } from '../job-facts.js';
@@ -24,8 +24,18 @@ function stepsOf(job: YAMLMap): YAMLMap[] {
 
 function runsAValidation(step: YAMLMap): boolean {
   const uses = stringAt(step, 'uses');
-  if (uses !== undefined) return uses.trim().startsWith('./') || VALIDATION_ACTIONS.test(actionName(uses));
+  if (uses !== undefined) {
+    const name = actionName(uses);
+    if (name === './' || name === '.') return true;
+    if (name.startsWith('./')) return /(?:^|[/_-])(?:tests?|lint|checks?|build|verify|validate|typecheck|format|docs?|scan|audit)(?:[/_-]|$)/i.test(name);
+    return VALIDATION_ACTIONS.test(name);
+  }
   return runsValidation(stringAt(step, 'run') ?? '');
+}
+
+/** Removals that say what the job was for (not the upload of an artifact, a step orphaned by another removal, or a path filter). */
+function purposeRemovals(state: JobState): JobState['removals'] {
+  return state.removals.filter((removal) => removal.rule !== 'orphaned' && removal.rule !== 'artifact-upload' && removal.incidental !== true);
 }
 
 function ruleOfWord(word: string): RemovalRule {
@@ -36,12 +46,21 @@ function ruleOfWord(word: string): RemovalRule {
   return 'repo-write';
 }
 
-function summarize(state: JobState): { rule: RemovalRule; kinds: string } {
+function summarize(state: JobState): { rule: RemovalRule; kinds: string; evidence: string } {
   const significant = state.removals.find((removal) => removal.rule !== 'orphaned') ?? state.removals[0];
-  return { rule: significant?.rule ?? 'no-validation-left', kinds: [...new Set(state.removals.map((removal) => removal.detail))].join('; ') };
+  return {
+    rule: significant?.rule ?? 'no-validation-left',
+    kinds: [...new Set(state.removals.map((removal) => removal.detail))].join('; '),
+    evidence: [...new Set(state.removals.map((removal) => removal.evidence))].join('; '),
+  };
 }
 
 function assessGuard(state: JobState, ctx: JobsContext): boolean {
+  const raw: unknown = state.node.get('if');
+  if (raw === false || (typeof raw === 'string' && /^\s*(?:\$\{\{\s*)?false\s*(?:\}\})?\s*$/.test(raw))) {
+    state.drop = { strength: 'hard', rule: 'event-only', reason: 'never runs on a push: its condition is false once inputs take their defaults', evidence: 'if: false' };
+    return false;
+  }
   const condition = stringAt(state.node, 'if');
   if (condition === undefined) return true;
   const decision = analyzeGuard(condition, ctx.guards);
@@ -50,7 +69,10 @@ function assessGuard(state: JobState, ctx: JobsContext): boolean {
     return false;
   }
   if (decision.kind === 'rewrite') {
-    state.upstreamGuard = decision.removed.map((entry) => entry.clause).find(isUpstreamClause);
+    state.upstreamGuard = decision.removed
+      .flatMap((entry) => splitTopLevel(entry.clause, '||').flatMap((part) => splitTopLevel(stripOuterParens(part), '&&')))
+      .map(stripOuterParens)
+      .find(isUpstreamClause);
     state.pullRequestOnly = decision.removed.every((entry) => /pull_request|merge_group/.test(entry.clause));
     if (decision.condition === undefined) state.node.delete('if');
     else state.node.set('if', decision.condition);
@@ -86,23 +108,53 @@ function assessCall(state: JobState, reusable: string, ctx: JobsContext): void {
   if (word !== undefined) state.drop = { strength: 'soft', rule: ruleOfWord(word), reason: `calls ${article(word)} ${word} workflow (${reusable})`, evidence: reusable };
 }
 
+const CLOUD_USE = /\b(?:gcloud|gsutil|bq|aws|az|terraform|kubectl|pulumi|eksctl|boto3?)\b|s3:\/\/|gs:\/\//;
+
+/**
+ * Steps that obtain cloud or app credentials: when they only served deploy or publish steps that were removed they go
+ * too; when the remaining work still uses the cloud, or nothing was removed, the job cannot run without them.
+ */
+function settleCredentials(state: JobState): Drop | undefined {
+  if (state.credentialSteps.length === 0) return undefined;
+  const steps = state.node.get('steps', true);
+  const items = isSeq(steps) ? steps.items : [];
+  const credentialNodes = new Set<unknown>(state.credentialSteps.map((entry) => entry.step));
+  const others = items.filter((step) => !credentialNodes.has(step));
+  // A registry login is not what cloud credentials serve: pulling images from a private registry still needs them.
+  const served = state.removals.find((removal) => removal.rule === 'deployment' || (removal.rule === 'publishing' && !removal.detail.includes('logs in to a container registry')));
+  const stillUsed = others.some((step) => isMap(step) && CLOUD_USE.test(`${stringAt(step, 'run') ?? ''} ${nodeText(step.get('env', true))}`));
+  const first = state.credentialSteps[0];
+  if (served === undefined || stillUsed || first === undefined) {
+    return { strength: 'hard', rule: 'secret-bound', reason: `cannot run without real credentials: ${first?.label ?? 'a step'} ${first?.detail ?? ''}`, evidence: first?.evidence ?? '' };
+  }
+  if (isSeq(steps)) steps.items = others;
+  for (const entry of state.credentialSteps) {
+    const reason = `${entry.label} ${entry.detail}; it served only the removed deploy steps (${served.detail})`;
+    state.pending.push({ action: 'removed-step', target: entry.target, reason, rule: served.rule, evidence: entry.evidence });
+    state.removals.push({ rule: served.rule, detail: reason, evidence: entry.evidence, unconditional: false });
+  }
+  return undefined;
+}
+
 /** Drops the job when what is left of it validates nothing, needs what a copy lacks, or tests another revision. */
 function decide(state: JobState, ctx: JobsContext, serviceSecrets: ReadonlySet<string>): Drop | undefined {
   const job = state.node;
   if (!job.has('steps')) return undefined;
+  const credentials = settleCredentials(state);
+  if (credentials !== undefined) return credentials;
   const steps = stepsOf(job);
-  const { rule, kinds } = summarize(state);
+  const { rule, kinds, evidence } = summarize(state);
   if (steps.length === 0) {
-    return { strength: 'soft', rule, reason: state.removals.length > 0 ? `no steps left after removing: ${kinds}` : 'has no steps', evidence: kinds };
+    return { strength: 'soft', rule, reason: state.removals.length > 0 ? `no steps left after removing: ${kinds}` : 'has no steps', evidence: evidence || 'steps: []' };
   }
   const work = steps.filter((step) => classifyStep({ uses: stringAt(step, 'uses'), run: stringAt(step, 'run') }).purpose !== 'setup');
-  if (work.length === 0 && state.removals.length > 0) return { strength: 'soft', rule, reason: `only setup steps left after removing: ${kinds}`, evidence: kinds };
+  if (work.length === 0 && state.removals.length > 0) return { strength: 'soft', rule, reason: `only setup steps left after removing: ${kinds}`, evidence };
   const bot = state.removals.find((removal) => removal.rule === 'repo-write' && removal.unconditional && BOT_WRITE.test(removal.evidence));
-  if (bot !== undefined) return { strength: 'soft', rule: 'repo-write', reason: `exists to write to the repository: ${bot.detail}`, evidence: bot.evidence };
+  if (bot !== undefined) return { strength: 'hard', rule: 'repo-write', reason: `exists to write to the repository: ${bot.detail}`, evidence: bot.evidence };
   const validates = steps.some(runsAValidation);
-  const word = publishWordInName(state.id, stringAt(job, 'name'));
-  if (word !== undefined && !validates) {
-    return { strength: 'soft', rule: ruleOfWord(word), reason: `is ${article(word)} ${word} job and runs no test, lint or build`, evidence: `job ${state.id}${stringAt(job, 'name') === undefined ? '' : ` ("${stringAt(job, 'name') ?? ''}")`}` };
+  const jobName = stringAt(job, 'name');
+  if (state.pullRequestOnly && /github\.event\.pull_request\.(?:base|head)\.(?:sha|ref)|github\.base_ref|GITHUB_BASE_REF/.test(nodeText(job.get('steps', true)))) {
+    return { strength: 'soft', rule: 'pull-request-only', reason: 'runs only for pull requests and works on the pull request (its base or head), which a push does not have', evidence: 'reads github.event.pull_request' };
   }
   if (state.upstreamGuard !== undefined) {
     const needed = steps.flatMap((step) => secretUses(step, mapAt(job, 'env'), serviceSecrets).filter((use) => !use.tolerated));
@@ -110,12 +162,26 @@ function decide(state: JobState, ctx: JobsContext, serviceSecrets: ReadonlySet<s
       const names = [...new Set(needed.map((use) => `secrets.${use.name}`))].join(', ');
       return { strength: 'hard', rule: 'upstream-only', reason: `runs only upstream (\`${state.upstreamGuard}\`) and needs ${names}`, evidence: `if: ${state.upstreamGuard}; ${names}` };
     }
-    if (ctx.maintenanceOnly && !validates) {
-      return { strength: 'hard', rule: 'upstream-only', reason: `is upstream maintenance (\`${state.upstreamGuard}\`, on schedule or dispatch only) and runs no test, lint or build`, evidence: `if: ${state.upstreamGuard}` };
+  }
+  if (!validates) {
+    const purposes = purposeRemovals(state);
+    if (purposes.length > 0) {
+      const kinds = [...new Set(purposes.map((removal) => removal.detail))].join('; ');
+      return { strength: 'soft', rule: purposes[0]?.rule ?? rule, reason: `runs no test, lint or build once these are removed: ${kinds}`, evidence: purposes.map((removal) => removal.evidence).join('; ') };
+    }
+    if (ctx.maintenanceOnly && state.upstreamGuard !== undefined) {
+      return { strength: 'hard', rule: 'upstream-only', reason: `is upstream maintenance (\`${state.upstreamGuard}\`, in a workflow that runs only on schedule, dispatch or repository events) and runs no test, lint or build`, evidence: `if: ${state.upstreamGuard}` };
+    }
+    const word = anyPublishWord(state.id, jobName);
+    if (word !== undefined) {
+      return { strength: 'soft', rule: ruleOfWord(word), reason: `is ${article(word)} ${word} job and runs no test, lint or build`, evidence: `job ${state.id}${jobName === undefined ? '' : ` ("${jobName}")`}` };
+    }
+    if (ctx.maintenanceOnly) {
+      return { strength: 'soft', rule: 'no-validation-left', reason: 'belongs to a workflow that runs only on schedule, dispatch or repository events, and runs no test, lint or build', evidence: 'on: schedule / workflow_dispatch / repository events' };
     }
   }
   const checkouts = steps.filter((step) => actionName(stringAt(step, 'uses') ?? '') === 'actions/checkout');
-  if (checkouts.length > 0 && !checkouts.some(checksOutPushedCommit)) {
+  if (checkouts.length > 0 && !checkouts.some((step) => checksOutPushedCommit(step, ctx.upstreamRepository))) {
     const shown = checkouts.map((step) => nodeText(step.get('with', true))).join('; ');
     return { strength: 'hard', rule: 'other-revision', reason: 'checks out another repository or branch, not the pushed commit', evidence: shown };
   }

@@ -3,7 +3,8 @@ import { isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
 import type { ReportEntry } from '../../types.js';
 import { keyOf, mapAt, nodeText, pairsOf, stringAt, stringList } from '../../nodes.js';
 import { secretNames } from '../../expressions.js';
-import { consumesArtifacts, isAggregator, jobLabel, pathFilterJobs } from '../job-facts.js';
+import { consumesArtifacts, isAggregator, jobLabel, KEEP_UPLOAD, pathFilterJobs, stepLabel } from '../job-facts.js';
+import { actionName } from '../../classify/index.js';
 import { assessJob } from './decide.js';
 import type { JobsContext, JobState } from './state.js';
 
@@ -44,7 +45,7 @@ export function filterJobs(options: FilterOptions): { report: ReportEntry[]; kep
     const node: YAMLMap = pair.value;
     return [{
       id: keyOf(pair), node, drop: undefined, pending: [], needs: stringList(node.get('needs', true)), aggregator: isAggregator(node),
-      removals: [], upstreamGuard: undefined, pullRequestOnly: false,
+      removals: [], upstreamGuard: undefined, pullRequestOnly: false, credentialSteps: [],
     }];
   });
   for (const state of states) assessJob(state, ctx, serviceSecretNames(state.node), stepIdsOf(state.node));
@@ -105,7 +106,29 @@ export function filterJobs(options: FilterOptions): { report: ReportEntry[]; kep
       });
     }
   }
+  if (ctx.keepUploads && !consumesArtifacts(jobs)) report.push(...dropUnreadUploads(states.filter((state) => !dropped.has(state.id)), ctx));
   return { report, kept: states.filter((state) => !dropped.has(state.id)).map((state) => state.id) };
+}
+
+/** Artifact uploads were kept for a job that downloads them; that job is gone, so nothing reads them. */
+function dropUnreadUploads(states: readonly JobState[], ctx: JobsContext): ReportEntry[] {
+  const report: ReportEntry[] = [];
+  for (const state of states) {
+    const steps = state.node.get('steps', true);
+    if (!isSeq(steps)) continue;
+    steps.items = steps.items.filter((step, index) => {
+      if (!isMap(step) || actionName(stringAt(step, 'uses') ?? '') !== 'actions/upload-artifact' || KEEP_UPLOAD.test(nodeText(step.get('with', true)))) return true;
+      report.push({
+        action: 'removed-step',
+        target: `jobs.${state.id}.steps[${ctx.stepIndex(step, index)}]`,
+        reason: `${stepLabel(step)} publishes an artifact that no kept job downloads`,
+        rule: 'artifact-upload',
+        evidence: 'actions/upload-artifact',
+      });
+      return false;
+    });
+  }
+  return report;
 }
 
 function trimNeeds(state: JobState, dropped: ReadonlySet<string>): void {

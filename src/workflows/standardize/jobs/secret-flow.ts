@@ -49,9 +49,13 @@ export function secretUses(step: YAMLMap, jobEnv: YAMLMap | undefined, exclude: 
   const condition = [stringAt(step, 'if'), jobGuard].filter((part): part is string => part !== undefined).join(' && ');
   const run = stringAt(step, 'run') ?? '';
   const continueOnError = step.get('continue-on-error') === true;
+  const derived = [...secretEnv(jobEnv).entries()];
   const add = (name: string, via: SecretUse['via'], key: string | undefined, text: string): void => {
     if (exclude.has(name)) return;
-    const variables = via === 'env' || via === 'job-env' ? (key === undefined ? [] : [key]) : [];
+    const variables = [
+      ...(via === 'env' || via === 'job-env' ? (key === undefined ? [] : [key]) : []),
+      ...derived.filter(([, names]) => names.includes(name)).map(([variable]) => variable),
+    ];
     const tolerated = continueOnError || toleratedExpression(text, name) || guardMentions(condition || undefined, name, variables)
       || variables.some((variable) => checkedInScript(run, variable));
     uses.push({ name, via, key, tolerated });

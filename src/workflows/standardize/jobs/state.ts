@@ -19,6 +19,8 @@ export interface Removal {
   evidence: string;
   /** Whether the step ran unconditionally (or only upstream): a repository write that always runs makes the job a bot. */
   unconditional: boolean;
+  /** A step that served the job's other steps (a path filter), not what the job is for. */
+  incidental?: boolean;
 }
 
 export interface JobState {
@@ -34,6 +36,8 @@ export interface JobState {
   upstreamGuard: string | undefined;
   /** The job's `if:` ran it only for pull requests (its pull-request clauses were removed). */
   pullRequestOnly: boolean;
+  /** Steps that obtain cloud or app credentials (kept until the job's other steps are judged). */
+  credentialSteps: Array<{ step: YAMLMap; target: string; label: string; detail: string; evidence: string }>;
 }
 
 export interface JobsContext {
@@ -44,6 +48,8 @@ export interface JobsContext {
   maintenanceOnly: boolean;
   /** The original step positions (for report targets). */
   stepIndex: (step: unknown, fallback: number) => number;
+  /** The upstream repository (`owner/name`): checking it out is checking out the commit under test. */
+  upstreamRepository?: string | undefined;
   /** Judges a call of a local reusable workflow by what the callee does once standardized. */
   judgeCallee?: ((path: string, inputs: Readonly<Record<string, unknown>>) => CalleeVerdict) | undefined;
 }
@@ -91,6 +97,7 @@ export function ruleOfPurpose(purpose: StepPurpose): RemovalRule {
 /** The rule a guard's drop reason stands for. */
 export function ruleOfGuardDrop(reason: string): RemovalRule {
   if (reason.includes('schedule')) return 'schedule-only';
+  if (reason.includes('repository variable')) return 'upstream-only';
   if (reason.includes('tags') || reason.includes('release')) return 'release-only';
   return 'event-only';
 }

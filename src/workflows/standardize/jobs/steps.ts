@@ -8,11 +8,10 @@ import { analyzeGuard, describeRemoved, isUpstreamClause } from '../../guards.js
 import { splitTopLevel, stripOuterParens, unwrapCondition } from '../../expressions.js';
 import { mapAt, nodeText, stringAt } from '../../nodes.js';
 import type { RemovalRule, ReportEntry } from '../../types.js';
-import { KEEP_UPLOAD, stepLabel } from '../job-facts.js';
+import { isPathFilterStep, KEEP_UPLOAD, stepLabel } from '../job-facts.js';
 import { credentialInUrl, secretEnv, secretUses, type SecretUse } from './secret-flow.js';
 import { ruleOfGuardDrop, ruleOfPurpose, type JobsContext, type JobState } from './state.js';
 
-const PATH_FILTER_ACTIONS = /^(?:dorny\/paths-filter|tj-actions\/changed-files|step-security\/changed-files|ana06\/get-changed-files|jitterbit\/get-changed-files)$/;
 const PUBLISHING_STEP = /upload|publish|deploy|push|notify|release|comment|slack|discord/i;
 /** Pull request data a push does not have (`github.event.pull_request.base.sha`, `GITHUB_BASE_REF`...). */
 const PULL_REQUEST_DATA = /(github\.event\.pull_request\.(?:base|head)\.(?:sha|ref)|github\.base_ref|\bGITHUB_BASE_REF\b|github\.event\.(?:pull_request\.)?number)(?!\s*\|\|)/;
@@ -30,16 +29,17 @@ function conjuncts(condition: string): string[] {
   return splitTopLevel(unwrapCondition(condition), '&&').map(stripOuterParens);
 }
 
-function isCheckoutOfThisRepository(step: YAMLMap): boolean {
-  const repository = stringAt(mapAt(step, 'with'), 'repository');
-  return repository === undefined || /^\$\{\{\s*github\.repository\s*\}\}$/.test(repository.trim());
+function isCheckoutOfThisRepository(step: YAMLMap, upstream?: string): boolean {
+  const repository = stringAt(mapAt(step, 'with'), 'repository')?.trim();
+  if (repository === undefined || repository === '' || /\bgithub\.repository\b/.test(repository)) return true;
+  return upstream !== undefined && repository.toLowerCase() === upstream.toLowerCase();
 }
 
 /** Whether a checkout checks out the pushed commit (this repository, no ref or a ref taken from the event). */
-export function checksOutPushedCommit(step: YAMLMap): boolean {
-  if (!isCheckoutOfThisRepository(step)) return false;
-  const ref = stringAt(mapAt(step, 'with'), 'ref');
-  return ref === undefined || /\$\{\{[^}]*\b(?:github\.(?:sha|ref|head_ref|event|ref_name)|inputs\.|env\.)/.test(ref);
+export function checksOutPushedCommit(step: YAMLMap, upstream?: string): boolean {
+  if (!isCheckoutOfThisRepository(step, upstream)) return false;
+  const ref = stringAt(mapAt(step, 'with'), 'ref')?.trim();
+  return ref === undefined || ref === '' || /\$\{\{[^}]*\b(?:github\.(?:sha|ref|head_ref|event|ref_name)|inputs\.|env\.)/.test(ref);
 }
 
 interface StepOutcome {
@@ -83,11 +83,20 @@ function rewriteBuildPush(step: YAMLMap, name: string, target: string, label: st
   return { entries };
 }
 
-function checkoutCredentials(step: YAMLMap, uses: SecretUse[], target: string, label: string): StepOutcome | undefined {
+/** A checkout of the upstream repository by name checks out the commit under test: in a copy that is the copy. */
+function retargetCheckout(step: YAMLMap, target: string, label: string, upstream: string | undefined): ReportEntry[] {
+  const withMap = mapAt(step, 'with');
+  const repository = stringAt(withMap, 'repository')?.trim();
+  if (withMap === undefined || upstream === undefined || repository?.toLowerCase() !== upstream.toLowerCase()) return [];
+  withMap.set('repository', '${{ github.repository }}');
+  return [{ action: 'rewrote-step', target: `${target}.with.repository`, reason: `${label} checked out ${repository}, the upstream of the commit under test; checks out the copy instead` }];
+}
+
+function checkoutCredentials(step: YAMLMap, uses: SecretUse[], target: string, label: string, upstream: string | undefined): StepOutcome | undefined {
   const withMap = mapAt(step, 'with');
   const credential = uses.find((use) => use.via === 'with' && (use.key === 'token' || use.key === 'ssh-key') && !use.tolerated);
   if (withMap === undefined || credential?.key === undefined) return undefined;
-  if (!isCheckoutOfThisRepository(step)) {
+  if (!isCheckoutOfThisRepository(step, upstream)) {
     const repository = stringAt(withMap, 'repository') ?? '';
     return { dropJob: { rule: 'secret-bound', reason: `checks out ${repository} with secrets.${credential.name}, which a copy does not have`, evidence: `${label} repository: ${repository}, ${credential.key}: secrets.${credential.name}` }, entries: [] };
   }
@@ -108,13 +117,16 @@ function secretOutcome(step: YAMLMap, kind: StepClass, uses: SecretUse[], upstre
   const publishing = own.find((use) => isPublishingSecret(use.name) || use.key !== undefined && isPublishingSecret(use.key));
   if (own.length > 0 && !(stringAt(step, 'run') ?? '').includes(REMOVED_COMMAND) && (publishing !== undefined || PUBLISHING_STEP.test(purpose))) {
     const names = [...new Set(own.map((use) => `secrets.${use.name}`))].join(', ');
-    return { remove: { rule: 'publishing', reason: `${label} needs ${names} to publish or notify`, evidence: names, unconditional: true }, entries: [] };
+    const what = `${purpose} ${names}`;
+    const rule: RemovalRule = /slack|discord|telegram|notify|webhook|mattermost|zulip|mail/i.test(what) ? 'notification' : /deploy|pages|vercel|netlify|cloudflare/i.test(what) ? 'deployment' : 'publishing';
+    return { remove: { rule, reason: `${label} needs ${names} to publish or notify`, evidence: names, unconditional: true }, entries: [] };
   }
   if (upstream !== undefined && needed.length > 0) {
     const names = [...new Set(needed.map((use) => `secrets.${use.name}`))].join(', ');
     return { remove: { rule: 'upstream-only', reason: `${label} runs only upstream (\`${upstream}\`) and needs ${names}`, evidence: `${upstream}; ${names}`, unconditional: false }, entries: [] };
   }
-  const live = needed.find((use) => isModelOrCloudSecret(use.name));
+  // A key the step itself receives (its env, inputs or script) is for what it calls; one in the job's env is ambient.
+  const live = own.find((use) => isModelOrCloudSecret(use.name));
   if (live !== undefined && kind.purpose === 'work') {
     return { dropJob: { rule: 'secret-bound', reason: `cannot run without real credentials: ${label} receives secrets.${live.name}${live.key === undefined ? '' : ` as ${live.key}`} to call a live service`, evidence: `secrets.${live.name} → ${label}` }, entries: [] };
   }
@@ -132,7 +144,7 @@ export function filterSteps(state: JobState, ctx: JobsContext, serviceSecrets: R
   const steps = state.node.get('steps', true);
   if (!isSeq(steps)) return;
   const jobEnv = mapAt(state.node, 'env');
-  const pathFilterSteps = stepIds(steps.items, (step) => PATH_FILTER_ACTIONS.test(actionName(stringAt(step, 'uses') ?? '')));
+  const pathFilterSteps = stepIds(steps.items, isPathFilterStep);
   const guards = { ...ctx.guards, pathFilterSteps };
   const kept: unknown[] = [];
   steps.items.forEach((item, index) => {
@@ -143,20 +155,28 @@ export function filterSteps(state: JobState, ctx: JobsContext, serviceSecrets: R
     const step: YAMLMap = item;
     const target = `jobs.${state.id}.steps[${ctx.stepIndex(step, index)}]`;
     const label = stepLabel(step);
+    const incidental = pathFilterSteps.has(stringAt(step, 'id') ?? '');
     const remove = (rule: RemovalRule, reason: string, evidence: string, always: boolean): void => {
       state.pending.push({ action: 'removed-step', target, reason, rule, evidence });
-      state.removals.push({ rule, detail: reason, evidence, unconditional: always });
+      state.removals.push({ rule, detail: reason, evidence, unconditional: always, ...(incidental ? { incidental } : {}) });
     };
     const entries: ReportEntry[] = [];
-    const condition = stringAt(step, 'if');
+    let condition = stringAt(step, 'if');
     let upstream: string | undefined;
     let unconditional = condition === undefined || /^\s*(?:\$\{\{\s*)?(?:always|success)\(\)\s*(?:\}\})?\s*$/.test(condition);
     if (condition !== undefined) {
       const gate = conjuncts(condition).find((clause) => SECRETS_AVAILABLE.test(clause));
-      if (gate !== undefined) {
-        remove('upstream-only', `${label} runs only where the repository's secrets are available (\`${gate}\`); a copy has none`, `if: ${gate}`, false);
+      if (gate !== undefined && secretUses(step, jobEnv, serviceSecrets).some((use) => !use.tolerated)) {
+        remove('upstream-only', `${label} runs only where the repository's secrets are available (\`${gate}\`) and needs them; a copy has none`, `if: ${gate}`, false);
         return;
       }
+      if (splitTopLevel(unwrapCondition(condition), '||').map(stripOuterParens).some((clause) => /^github\.event\.pull_request\.head\.repo\.fork$/.test(clause))) {
+        step.delete('if');
+        entries.push({ action: 'rewrote-guard', target: `${target}.if`, reason: `${label}: \`${condition.trim()}\` runs it where secrets are missing (a fork); a copy has none, so it always runs` });
+        condition = undefined;
+      }
+    }
+    if (condition !== undefined) {
       const decision = analyzeGuard(condition, guards);
       if (decision.kind === 'drop') {
         remove(ruleOfGuardDrop(decision.reason), `${label} ${decision.reason}`, `if: ${condition.trim()}`, false);
@@ -181,9 +201,10 @@ export function filterSteps(state: JobState, ctx: JobsContext, serviceSecrets: R
     const withValue: unknown = step.get('with', true);
     const kind = classifyStep({ uses, run: stringAt(step, 'run'), name: stringAt(step, 'name'), with: isMap(withValue) ? (withValue.toJSON() as Record<string, unknown>) : undefined });
     const secretUse = secretUses(step, jobEnv, serviceSecrets);
+    if (name === 'actions/checkout') entries.push(...retargetCheckout(step, target, label, ctx.upstreamRepository));
     const outcomes = [
       uses === undefined ? undefined : rewriteBuildPush(step, name, target, label),
-      name === 'actions/checkout' ? checkoutCredentials(step, secretUse, target, label) : undefined,
+      name === 'actions/checkout' ? checkoutCredentials(step, secretUse, target, label, ctx.upstreamRepository) : undefined,
     ];
     for (const outcome of outcomes) {
       if (outcome === undefined) continue;
@@ -199,10 +220,12 @@ export function filterSteps(state: JobState, ctx: JobsContext, serviceSecrets: R
         remove('upstream-only', `${label} ${kind.detail}, only upstream (\`${upstream}\`)`, `${kind.evidence ?? name}; if: ${upstream}`, false);
         return;
       }
-      state.drop ??= { strength: 'hard', rule: 'secret-bound', reason: `cannot run without real credentials: ${label} ${kind.detail}`, evidence: kind.evidence ?? name };
+      // Decided once the job's other steps are known: credentials that served only removed deploy steps go with them.
+      state.credentialSteps.push({ step, target, label, detail: kind.detail, evidence: kind.evidence ?? name });
     }
     const run = stringAt(step, 'run');
-    const stripped = isNonValidating(kind.purpose) && run !== undefined ? stripPublishingCommands(run) : undefined;
+    // An image build that exists to be pushed is publishing as a whole (a package build that is then uploaded is not).
+    const stripped = isNonValidating(kind.purpose) && run !== undefined && kind.detail !== 'pushes a container image' ? stripPublishingCommands(run) : undefined;
     if (stripped !== undefined) {
       step.set('run', stripped.run);
       state.pending.push(...entries, {

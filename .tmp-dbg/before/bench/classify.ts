@@ -1,0 +1,190 @@
+/**
+ * Classifier throughput and memory on a 200 MB job log, next to `grep -E -c` over the same file.
+ *
+ *   npx tsx bench/classify.ts [--mb 200]
+ *
+ * The log (a realistic mix: job set-up, checkout, pip installs with download progress, long passing pytest runs
+ * with ANSI colours, lint steps that pass, and a failing test step at the end) is generated once under
+ * bench/.work/. Classification runs in a child process that reports its peak RSS (process.resourceUsage().maxRSS);
+ * the child is this file compiled with tsc to plain JavaScript (bench/.work/dist), so a TypeScript loader's own
+ * memory is not counted.
+ */
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, openSync, closeSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { classifyJob } from '../src/classify/index.js';
+
+const self = fileURLToPath(import.meta.url);
+const workDir = join(dirname(self), '.work');
+const repo = join(dirname(self), '..');
+
+/** Compiles this file (and the classifier) to JavaScript under bench/.work/dist; returns the compiled path. */
+function compileSelf(): string {
+  const outDir = join(workDir, 'dist');
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const args = [tsc, '--ignoreConfig', '--outDir', outDir, '--rootDir', repo, '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2023', '--skipLibCheck', '--types', 'node', join(repo, 'bench/classify.ts')];
+  const run = spawnSync(process.execPath, args, { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`tsc failed: ${run.stdout}${run.stderr}`);
+  writeFileSync(join(outDir, 'package.json'), '{"type":"module"}\n');
+  return join(outDir, 'bench/classify.js');
+}
+
+/** ERE patterns comparable to the rule table (tool messages, tracebacks, runner errors). */
+const GREP_PATTERNS = [
+  '^##\\[error\\]', 'Process completed with exit code [0-9]+', 'No space left on device', 'command not found',
+  'Connection refused', 'Temporary failure in name resolution', 'The operation was canceled', 'has timed out',
+  '(SyntaxError|IndentationError|TabError): ', 'ModuleNotFoundError: No module named', 'ImportError: cannot import name',
+  'ResolutionImpossible', 'conflicting dependencies', 'No matching distribution found for', 'subprocess-exited-with-error',
+  'Failed building wheel for', '^E +(AssertionError|assert )', '^E +[A-Za-z_.]+(Error|Exception)', '^FAILED [^ ]+',
+  '^[^ ]+\\.py:[0-9]+: AssertionError$', '^[^ ]+\\.py:[0-9]+:[0-9]+: [A-Z]{1,3}[0-9]{2,4} ', '^would reformat ',
+  'Imports are incorrectly sorted', '^Would reformat: ', '^[^ ]+\\.pyi?:[0-9]+: error: ', ' - error: ',
+  '^[^ ]+\\([0-9]+,[0-9]+\\): error TS[0-9]+', '^ +D[0-9]{3}: ', '^[A-Za-z_.]+(Error|Exception): ', 'npm (ERR!|error) code',
+  '--- FAIL: ', '^test result: FAILED', 'Tests run: [0-9]+, Failures: [1-9]', 'error\\[E[0-9]{4}\\]',
+  'Invalid workflow file', 'TOMLDecodeError', 'ERROR: usage: ', 'Cannot find module', 'Warning, treated as error',
+  '^Found [0-9]+ errors? in [0-9]+ files?',
+];
+
+const ts = (i: number): string => {
+  const s = 10 + (i % 50);
+  return `2025-04-07T12:${String(10 + ((i / 50) | 0) % 50).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(i % 10_000_000).padStart(7, '0')}Z`;
+};
+
+function generate(path: string, targetBytes: number): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const fd = openSync(path, 'w');
+  let written = 0;
+  let n = 0;
+  let buf: string[] = [];
+  const flush = (): void => {
+    const chunk = buf.join('');
+    writeSync(fd, chunk);
+    written += Buffer.byteLength(chunk);
+    buf = [];
+  };
+  const out = (text: string): void => {
+    buf.push(`${ts(n++)} ${text}\n`);
+    if (buf.length >= 4096) flush();
+  };
+  out("Current runner version: '2.323.0'");
+  for (const t of ['##[group]Operating System', 'Ubuntu', '24.04.2', '##[endgroup]', 'Complete job name: test']) out(t);
+  for (const t of ['##[group]Run actions/checkout@v4', 'with:', '  repository: org/repo', '##[endgroup]', 'Syncing repository: org/repo']) out(t);
+  let round = 0;
+  while (written < targetBytes - 2_000_000) {
+    round++;
+    out(`##[group]Run pip install -r requirements-${round}.txt`);
+    out(`pip install -r requirements-${round}.txt`);
+    out('shell: /usr/bin/bash -e {0}');
+    out('##[endgroup]');
+    for (let i = 0; i < 400; i++) {
+      out(`Collecting package-${i}==1.${i % 10}.0 (from -r requirements-${round}.txt (line ${i + 1}))`);
+      out(`  Downloading package_${i}-1.${i % 10}.0-py3-none-any.whl.metadata (${(i % 9) + 1}.${i % 10} kB)`);
+      out(`  Downloading package_${i}-1.${i % 10}.0-py3-none-any.whl (${i % 300} kB)`);
+      out(`     \x1b[90m━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━\x1b[0m \x1b[32m${i % 300}.0/${i % 300}.0 kB\x1b[0m \x1b[31m12.1 MB/s\x1b[0m eta \x1b[36m0:00:00\x1b[0m`);
+    }
+    out(`Successfully installed ${Array.from({ length: 30 }, (_, i) => `package-${i}-1.${i % 10}.0`).join(' ')}`);
+    out('##[group]Run flake8 src tests');
+    out('flake8 src tests');
+    out('##[endgroup]');
+    out('0');
+    out(`##[group]Run python -m pytest -v --color=yes tests/shard_${round}`);
+    out(`python -m pytest -v --color=yes tests/shard_${round}`);
+    out('##[endgroup]');
+    out('\x1b[1m============================= test session starts ==============================\x1b[0m');
+    out('platform linux -- Python 3.11.2, pytest-7.2.1, pluggy-1.0.0 -- /usr/bin/python3');
+    for (let i = 0; i < 6000; i++) {
+      out(`tests/shard_${round}/test_module_${i % 40}.py::TestFeature::test_case_${i} \x1b[32mPASSED\x1b[0m\x1b[32m                    [ ${String(Math.floor((i * 100) / 6000)).padStart(2)}%]\x1b[0m`);
+      if (i % 500 === 0) out(`  /usr/lib/python3/dist-packages/_pytest/warning_types.py:${i % 200}: DeprecationWarning: datetime.utcnow() is deprecated and scheduled for removal`);
+    }
+    out(`\x1b[32m====================== \x1b[32m\x1b[1m6000 passed\x1b[0m\x1b[32m, 12 warnings in 41.37s\x1b[0m\x1b[32m ======================\x1b[0m`);
+  }
+  out('##[group]Run python -m pytest tests/final');
+  out('python -m pytest tests/final');
+  out('##[endgroup]');
+  out('=================================== FAILURES ===================================');
+  out('___________________________________ test_add ___________________________________');
+  out('    def test_add():');
+  out('>       assert add(2, 2) == 4');
+  out('E       assert 5 == 4');
+  out('E        +  where 5 = add(2, 2)');
+  out('');
+  out('tests/final/test_calc.py:5: AssertionError');
+  out('=========================== short test summary info ============================');
+  out('FAILED tests/final/test_calc.py::test_add - assert 5 == 4');
+  out('========================= 1 failed, 3 passed in 0.05s ==========================');
+  out('##[error]Process completed with exit code 1.');
+  out('Post job cleanup.');
+  out('Cleaning up orphan processes');
+  flush();
+  closeSync(fd);
+}
+
+async function child(path: string): Promise<void> {
+  const started = performance.now();
+  const result = await classifyJob({ log: createReadStream(path) });
+  const ms = performance.now() - started;
+  const report = {
+    ms,
+    maxRssKb: process.resourceUsage().maxRSS,
+    lines: result.parsed.lineCount,
+    steps: result.parsed.steps.length,
+    labels: result.labels.map((l) => `${l.type} (${l.stepName ?? ''})`),
+  };
+  process.stdout.write(`${JSON.stringify(report)}\n`);
+}
+
+async function main(): Promise<void> {
+  const mbArg = process.argv.indexOf('--mb');
+  const mb = mbArg >= 0 ? Number(process.argv[mbArg + 1]) : 200;
+  const path = join(workDir, `classify-${mb}mb.log`);
+  if (!existsSync(path) || Math.abs(statSync(path).size - mb * 1e6) > 3e6) {
+    const t = performance.now();
+    generate(path, mb * 1e6);
+    process.stdout.write(`generated ${path} in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  }
+  const bytes = statSync(path).size;
+  const mbs = (ms: number): string => ((bytes / 1e6) / (ms / 1000)).toFixed(1);
+
+  // Warm the page cache so both readers see the same file state.
+  spawnSync('cat', [path], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+  const compiled = compileSelf();
+  const runChild = (): { ms: number; maxRssKb: number; lines: number; steps: number; labels: string[] } => {
+    const run = spawnSync(process.execPath, [compiled, '--child', path], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (run.status !== 0) throw new Error(`child failed: ${run.stderr}`);
+    return JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as { ms: number; maxRssKb: number; lines: number; steps: number; labels: string[] };
+  };
+  const runGrep = (locale?: string): { ms: number; count: string } => {
+    const g0 = performance.now();
+    const env = locale === undefined ? process.env : { ...process.env, LC_ALL: locale };
+    const grep = spawnSync('grep', ['-E', '-c', ...GREP_PATTERNS.flatMap((p) => ['-e', p]), path], { encoding: 'utf8', env });
+    return { ms: performance.now() - g0, count: grep.stdout.trim() };
+  };
+  // Alternate the two, three times each (the machine is shared), and keep the best run of each.
+  const greps: { ms: number; count: string }[] = [];
+  const reports: ReturnType<typeof runChild>[] = [];
+  for (let i = 0; i < 3; i++) {
+    greps.push(runGrep());
+    reports.push(runChild());
+  }
+  const grepBest = greps.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const grepC = [runGrep('C'), runGrep('C'), runGrep('C')].reduce((a, b) => (b.ms < a.ms ? b : a));
+  const report = reports.reduce((a, b) => (b.ms < a.ms ? b : a));
+  const grepMs = grepBest.ms;
+  const peakKb = Math.max(...reports.map((r) => r.maxRssKb));
+
+  process.stdout.write(
+    [
+      `log: ${(bytes / 1e6).toFixed(1)} MB, ${report.lines} lines, ${report.steps} steps`,
+      `grep -E -c (${GREP_PATTERNS.length} patterns, LANG=${process.env.LANG ?? ''}): best ${grepMs.toFixed(0)} ms = ${mbs(grepMs)} MB/s (runs ${greps.map((g) => g.ms.toFixed(0)).join(', ')} ms; count ${grepBest.count})`,
+      `classifyJob: best ${report.ms.toFixed(0)} ms = ${mbs(report.ms)} MB/s (runs ${reports.map((r) => r.ms.toFixed(0)).join(', ')} ms), peak RSS ${(peakKb / 1024).toFixed(1)} MB (runs ${reports.map((r) => (r.maxRssKb / 1024).toFixed(0)).join(', ')} MB)`,
+      `grep -E -c with LC_ALL=C: best ${grepC.ms.toFixed(0)} ms = ${mbs(grepC.ms)} MB/s`,
+      `ratio classify/grep speed: ${(grepMs / report.ms).toFixed(2)} (vs LC_ALL=C grep: ${(grepC.ms / report.ms).toFixed(2)})`,
+      `labels: ${report.labels.join('; ')}`,
+    ].join('\n') + '\n',
+  );
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3] as string);
+else await main();

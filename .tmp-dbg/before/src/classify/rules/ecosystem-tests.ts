@@ -1,0 +1,133 @@
+import { CMD } from './commands.js';
+import { fileLineFinding, type Rule } from './rule.js';
+
+/** Node, Go, Rust and Java toolchains: dependency resolution, installs, type checks and test runners. */
+export const ECOSYSTEM_TEST_RULES: Rule[] = [
+  // Java/Go/Rust dependency resolution.
+  {
+    id: 'build-dependency-resolution',
+    type: 'Dependency Issues',
+    tool: 'build',
+    linePattern: /Could not resolve dependencies for project|Could not resolve all (?:files|dependencies) for configuration|no required module provides package|missing go\.sum entry|failed to select a version for the requirement|no matching package named/,
+    example: { command: 'go build ./...', lines: ['main.go:3:8: no required module provides package github.com/x/y; to add it:'] },
+  },
+  // TypeScript compiler: TS1xxx are syntax errors, TS5xxx config (see environment.ts), the rest type errors.
+  {
+    id: 'tsc-syntax',
+    type: 'Syntax Error',
+    tool: 'tsc',
+    linePattern: /^(\S+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS1\d{3}): (.*)$/,
+    findingParser: (m) => fileLineFinding({ path: 1, line: m[2] === undefined ? 4 : 2, column: m[2] === undefined ? 5 : 3, code: 6, message: 7 })(m),
+    example: { command: 'npx tsc --noEmit', lines: ["src/a.ts(3,14): error TS1005: ';' expected."] },
+  },
+  {
+    id: 'tsc-error',
+    type: 'Type Checking',
+    tool: 'tsc',
+    linePattern: /^(\S+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS\d+): (.*)$/,
+    findingParser: (m) => fileLineFinding({ path: 1, line: m[2] === undefined ? 4 : 2, column: m[2] === undefined ? 5 : 3, code: 6, message: 7 })(m),
+    example: { command: 'npx tsc --noEmit', lines: ["src/a.ts(2,7): error TS2322: Type 'string' is not assignable to type 'number'."] },
+  },
+  // npm.
+  {
+    id: 'npm-eresolve',
+    type: 'Dependency Issues',
+    tool: 'npm',
+    linePattern: /^npm (?:ERR!|error) (?:code ERESOLVE|ERESOLVE )/,
+    context: { after: 3 },
+    example: { command: 'npm ci', lines: ['npm error code ERESOLVE'] },
+  },
+  {
+    id: 'node-module-not-found',
+    type: 'Dependency Issues',
+    tool: 'node',
+    linePattern: /Error: Cannot find module '([^']+)'|Cannot find package '([^']+)' imported from|Cannot find module '([^']+)' from '|ERR_MODULE_NOT_FOUND/,
+    example: { command: 'node index.js', lines: ["Error: Cannot find module 'left-pad'"] },
+  },
+  {
+    id: 'npm-install-failed',
+    type: 'Package Installation Error',
+    tool: 'npm',
+    linePattern: /^npm (?:ERR!|error) (?:code (?:E404|ETARGET|EINTEGRITY|ENOVERSIONS|EBADENGINE|ENOENT|ELIFECYCLE)|404 |notarget )|^error An unexpected error occurred: "https?:\/\/|^ERR_PNPM_(?:FETCH|NO_MATCHING_VERSION)/,
+    context: { after: 2 },
+    example: { command: 'npm install', lines: ['npm error code E404'] },
+  },
+  // Tests.
+  {
+    id: 'jest-assertion',
+    type: 'Assertion Error',
+    tool: 'jest',
+    commandPattern: CMD.jest,
+    linePattern: /^\s*(?:expect\(received\)|expect\(jest\.fn\(\)\)|AssertionError(?: \[ERR_ASSERTION\])?:|AssertionError \[ERR_ASSERTION\]|code: 'ERR_ASSERTION')/,
+    context: { after: 4 },
+    example: { command: 'npx jest', lines: ['    expect(received).toBe(expected) // Object.is equality'] },
+  },
+  {
+    id: 'jest-failed',
+    type: 'Test Failure',
+    tool: 'jest',
+    commandPattern: CMD.jest,
+    linePattern: /^\s*● .+ › |^Tests:\s+\d+ failed|^FAIL \S+\.(?:[cm]?[jt]sx?)\b|^\s*✕ |^not ok \d+ /,
+    example: { command: 'npx jest', lines: ['Tests:       1 failed, 2 passed, 3 total'] },
+  },
+  {
+    id: 'go-testify-assertion',
+    type: 'Assertion Error',
+    tool: 'go',
+    commandPattern: CMD.goTest,
+    linePattern: /^\s+Error:\s+(?:Not equal|Should be|Should not be|Expected|Received unexpected)/,
+    context: { before: 2, after: 3 },
+    example: { command: 'go test ./...', lines: ['        	Error:      	Not equal: '] },
+  },
+  {
+    id: 'go-test-failed',
+    type: 'Test Failure',
+    tool: 'go',
+    commandPattern: CMD.goTest,
+    linePattern: /^\s*--- FAIL: (\S+)|^FAIL\s+\S+\s+[\d.]+s$/,
+    example: { command: 'go test ./...', lines: ['--- FAIL: TestAdd (0.00s)'] },
+  },
+  {
+    id: 'go-test-location',
+    type: 'Test Failure',
+    tool: 'go',
+    commandPattern: CMD.goTest,
+    linePattern: /^\s{4}(\S+_test\.go):(\d+): (.*)$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, message: 3 }),
+    example: { command: 'go test ./...', lines: ['    calc_test.go:8: Add(2, 2) = 5; want 4'] },
+  },
+  {
+    id: 'cargo-assertion',
+    type: 'Assertion Error',
+    tool: 'cargo',
+    commandPattern: CMD.cargo,
+    linePattern: /assertion `left == right` failed|assertion failed: |assertion `left != right` failed/,
+    context: { before: 1, after: 2 },
+    example: { command: 'cargo test', lines: ['assertion `left == right` failed'] },
+  },
+  {
+    id: 'cargo-test-failed',
+    type: 'Test Failure',
+    tool: 'cargo',
+    commandPattern: CMD.cargo,
+    linePattern: /^test \S+ \.\.\. FAILED$|^test result: FAILED\./,
+    example: { command: 'cargo test', lines: ['test tests::adds ... FAILED'] },
+  },
+  {
+    id: 'java-assertion',
+    type: 'Assertion Error',
+    tool: 'junit',
+    commandPattern: CMD.java,
+    linePattern: /org\.opentest4j\.AssertionFailedError|java\.lang\.AssertionError|junit\.framework\.(?:AssertionFailedError|ComparisonFailure)|org\.junit\.ComparisonFailure/,
+    example: { command: 'mvn -B test', lines: ['org.opentest4j.AssertionFailedError: expected: <4> but was: <5>'] },
+  },
+  {
+    id: 'java-test-failed',
+    type: 'Test Failure',
+    tool: 'junit',
+    commandPattern: CMD.java,
+    linePattern: /Tests run: \d+, Failures: [1-9]|Tests run: \d+, Failures: \d+, Errors: [1-9]|There (?:were|was) (?:a )?failing tests?|^\S+ > \S+.* FAILED$/,
+    example: { command: './gradlew test', lines: ['CalcTest > adds() FAILED'] },
+  },
+  // Linters and formatters.
+];

@@ -1,0 +1,102 @@
+import type { Rule } from './rule.js';
+
+/** Runner and host problems, and invalid configuration: they apply to every step. */
+export const ENVIRONMENT_RULES: Rule[] = [
+  {
+    id: 'runner-oom-exit-137',
+    type: 'Environment Error',
+    tool: 'runner',
+    linePattern: /^##\[error\]Process completed with exit code 137\.|^Killed$|(?:^|\D)\d+ Killed\s|Out of memory: Killed process|JavaScript heap out of memory|^MemoryError\b/,
+    context: { before: 2 },
+    example: { command: 'python train.py', lines: ['##[error]Process completed with exit code 137.'] },
+  },
+  {
+    id: 'disk-full',
+    type: 'Environment Error',
+    tool: 'runner',
+    linePattern: /No space left on device|\bENOSPC\b|System\.IO\.IOException: No space left/,
+    example: { command: 'make', lines: ["dd: error writing '/dev/full': No space left on device"] },
+  },
+  {
+    id: 'command-not-found',
+    type: 'Environment Error',
+    tool: 'shell',
+    linePattern: /^(?:\S+: )?(?:line )?(?:\d+: )?(\S+): (?:command not found|not found)$/,
+    example: { command: 'poetry install', lines: ['/home/runner/work/_temp/1b2c.sh: line 1: poetry: command not found'] },
+  },
+  {
+    id: 'runner-cancelled-or-timed-out',
+    type: 'Environment Error',
+    tool: 'runner',
+    linePattern: /^##\[error\](?:The operation was canceled\.|The action (?:'[^']*' )?has timed out|The job running on runner .* has exceeded the maximum execution time|The runner has received a shutdown signal|.*lost communication with the server|The hosted runner encountered an error)|^##\[error\]Process completed with exit code 124\./,
+    example: { command: 'pytest', lines: ['##[error]The action has timed out.'] },
+  },
+  {
+    id: 'network-failure',
+    type: 'Environment Error',
+    tool: 'network',
+    linePattern: /Connection refused|Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|Connection timed out|Failed to establish a new connection|ConnectTimeoutError|ReadTimeoutError|\bECONNRESET\b|\bECONNREFUSED\b|\bETIMEDOUT\b|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|Failed to connect to \S+ port|API rate limit exceeded|\b50[234] (?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b/,
+    example: { command: 'pip install requests', lines: ["WARNING: Retrying (Retry(total=4)) after connection broken by 'NewConnectionError(': Failed to establish a new connection: [Errno 111] Connection refused')'"] },
+  },
+  {
+    id: 'python-version-unavailable',
+    type: 'Environment Error',
+    tool: 'setup-python',
+    linePattern: /^##\[error\](?:The version '[^']+' with architecture '[^']+' was not found|Version \S+ was not found in the local cache)/,
+    example: { command: 'actions/setup-python@v5', lines: ["##[error]The version '3.6' with architecture 'x64' was not found for Ubuntu 24.04."] },
+  },
+  // Configuration.
+  {
+    id: 'workflow-invalid',
+    type: 'Configuration Error',
+    tool: 'actions',
+    linePattern: /Invalid workflow file|The workflow is not valid|Unrecognized named-value|^##\[error\]Input required and not supplied: |^##\[error\]Unable to resolve action|^##\[error\]Can't find 'action\.ya?ml'/,
+    example: { command: 'actions/setup-python@v5', lines: ['##[error]Input required and not supplied: python-version'] },
+  },
+  {
+    id: 'config-file-parse',
+    type: 'Configuration Error',
+    tool: 'config',
+    linePattern: /^(?:E\s+)?(?:\w+\.)*(?:TOMLDecodeError|TomlDecodeError|ScannerError|ParserError|ComposerError|ParsingError|MissingSectionHeaderError|DuplicateSectionError|DuplicateOptionError|InterpolationError)\b|^(?:\S+: )?yaml: line \d+:|configuration error: `[^`]+` must|^ERROR: (?:\S+ )?does not appear to be a Python project|is not installable\. Neither 'setup\.py' nor 'pyproject\.toml' found|^ERROR: Could not open requirements file:/,
+    context: { before: 2 },
+    example: { command: 'python -m pytest', lines: ['tomllib.TOMLDecodeError: Expected \'=\' after a key in a key/value pair (at line 2, column 6)'] },
+  },
+  {
+    id: 'pytest-usage-error',
+    type: 'Configuration Error',
+    tool: 'pytest',
+    linePattern: /^ERROR: \S+\.(?:toml|ini|cfg): |^ERROR: usage: |^\S+: error: unrecognized arguments: |^ERROR: file or directory not found: |^ERROR: \S+: '[^']+' not found in `markers` configuration option|^INTERNALERROR> .*(?:Usage|Config)Error/,
+    context: { after: 2 },
+    example: { command: 'python -m pytest', lines: ['ERROR: usage: __main__.py [options] [file_or_dir] [file_or_dir] [...]'] },
+  },
+  {
+    id: 'tool-config-invalid',
+    type: 'Configuration Error',
+    tool: 'config',
+    linePattern: /error TS5\d{3}: |error TS18003: |ESLint couldn't find (?:a|an|the) (?:eslint\.config|config)|Configuration for rule "[^"]+" is invalid|^Error: Cannot find module '[^']*eslint[^']*config|There was a problem loading formatter|errors parsing go\.mod|failed to parse manifest at|Non-resolvable parent POM|Malformed POM|A problem occurred evaluating (?:root )?project|^\S+\.(?:ini|cfg|toml): (?:\[\S+\]: )?(?:Unrecognized option|Invalid)|^There was an error parsing|invalid configuration/,
+    example: { command: 'npx tsc --noEmit', lines: ["tsconfig.json(3,5): error TS5023: Unknown compiler option 'strictest'."] },
+  },
+];
+
+/** Uncaught exceptions in any step (the line a traceback ends with): after every tool-specific rule. */
+export const RUNTIME_RULES: Rule[] = [
+  {
+    id: 'python-traceback-exception',
+    type: 'Runtime Error',
+    tool: 'python',
+    linePattern: /^(?!AssertionError\b)(\w+(?:\.\w+)*(?:Error|Exception|Exit|Interrupt))(?:: .*|$)/,
+    headerPattern: /^\s*File "([^"]+)", line (\d+)/,
+    findingParser: (m, state) =>
+      state.header === undefined ? undefined : { path: state.header.path, line: state.header.line ?? 1, message: m[0].trim() },
+    context: { before: 4 },
+    example: { command: 'python scripts/build.py', lines: ['Traceback (most recent call last):', '  File "/w/scripts/build.py", line 3, in <module>', '    main()', 'ValueError: bad value'] },
+  },
+  {
+    id: 'node-uncaught',
+    type: 'Runtime Error',
+    tool: 'node',
+    linePattern: /^Uncaught \w+Error|^panic: |^Exception in thread "|^thread 'main' panicked at /,
+    context: { after: 2 },
+    example: { command: 'node index.js', lines: ['panic: runtime error: index out of range [3] with length 3'] },
+  },
+];

@@ -1,0 +1,48 @@
+import type { ErrorType } from '../../domain/error-types.js';
+import { CMD } from './commands.js';
+import type { Rule } from './rule.js';
+
+const EXIT = /^##\[error\]Process completed with exit code (?!0\.)\d+\.$/;
+
+const byCommand = (id: string, type: ErrorType, tool: string, commandPattern: RegExp, command: string): Rule => ({
+  id,
+  type,
+  tool,
+  commandPattern,
+  linePattern: EXIT,
+  fallback: true,
+  example: { command, lines: ['##[error]Process completed with exit code 1.'] },
+});
+
+/**
+ * When a failed step printed nothing any other rule knows, its command still says which tool failed. These count
+ * only when no other rule matched in the step; the first whose command matches wins.
+ */
+export const FALLBACK_RULES: Rule[] = [
+  {
+    id: 'ruff-found-errors',
+    type: 'Code Linting',
+    tool: 'ruff',
+    linePattern: /^Found \d+ errors?\.$/,
+    fallback: true,
+    example: { command: 'make lint', lines: ['Found 3 errors.'] },
+  },
+  {
+    id: 'pylint-rating',
+    type: 'Code Linting',
+    tool: 'pylint',
+    linePattern: /^Your code has been rated at /,
+    fallback: true,
+    example: { command: 'make lint', lines: ['Your code has been rated at 5.00/10'] },
+  },
+  byCommand('exit-pre-commit', 'Code Linting', 'pre-commit', CMD.preCommit, 'pre-commit run --all-files'),
+  byCommand('exit-pytest', 'Test Failure', 'pytest', CMD.pytest, 'python -m pytest'),
+  byCommand('exit-jest', 'Test Failure', 'jest', CMD.jest, 'npm test'),
+  byCommand('exit-go-test', 'Test Failure', 'go', CMD.goTest, 'go test ./...'),
+  byCommand('exit-formatter', 'Code Formatting', 'formatter', /\bblack\b|\bisort\b|\bruff format\b|\bprettier\b|\bgofmt\b|\bcargo fmt\b|\byapf\b|\bautopep8\b/, 'black --check .'),
+  byCommand('exit-type-checker', 'Type Checking', 'type-checker', /\bmypy\b|\bpyright\b|\btsc\b|\bpytype\b|\bpyre\b/, 'mypy app'),
+  byCommand('exit-doc-tool', 'Doc/Docstring', 'docs', /\bpydocstyle\b|\bdarglint\b|\binterrogate\b|\bsphinx-build\b|\bmkdocs\b|\bnumpydoc\b/, 'pydocstyle app'),
+  byCommand('exit-linter', 'Code Linting', 'linter', /\bflake8\b|\bruff\b|\bpylint\b|\beslint\b|\bgolangci-lint\b|\bclippy\b|\bgo vet\b|\bpycodestyle\b|\bbandit\b/, 'flake8 .'),
+  byCommand('exit-installer', 'Package Installation Error', 'installer', CMD.pip, 'pip install -r requirements.txt'),
+  byCommand('exit-npm-install', 'Package Installation Error', 'npm', /\bnpm (?:ci|install|i)\b|\byarn(?: install)?$|\bpnpm install\b/, 'npm ci'),
+];

@@ -1,0 +1,55 @@
+import type { ErrorType } from '../../domain/error-types.js';
+import type { Finding } from '../types.js';
+
+/** Per-step scanner state a finding parser may read (the file header a tool printed last). */
+export interface RuleState {
+  header?: { path: string; line?: number };
+  /** The groups `previousPattern` matched on the line before the current match (set for rules that have one). */
+  previous?: RegExpExecArray;
+}
+
+export type ParsedFinding = Omit<Finding, 'tool' | 'rule' | 'level'> & { level?: Finding['level'] };
+
+/**
+ * One entry per tool message. A rule applies to the output of a step whose command matches `commandPattern`
+ * (or to every step when it has none); the first rule whose `linePattern` matches a line wins that line.
+ * Patterns carry no flags and no named groups: the scanner joins them into one prefilter.
+ */
+export interface Rule {
+  id: string;
+  type: ErrorType;
+  tool: string;
+  commandPattern?: RegExp;
+  linePattern: RegExp;
+  /** A line that names the file the following lines are about (eslint, pydocstyle): sets `state.header`. */
+  headerPattern?: RegExp;
+  /**
+   * The line right before a `linePattern` match must match this too, else the rule passes the line on
+   * (rustc-style diagnostics name the message first, then ` --> path:line:col`): its groups reach the finding
+   * parser as `state.previous`.
+   */
+  previousPattern?: RegExp;
+  findingParser?: (match: RegExpExecArray, state: RuleState) => ParsedFinding | undefined;
+  /** Lines of context kept around the matching line in the evidence. */
+  context?: { before?: number; after?: number };
+  /** Only counts when nothing else matched in the step (command-only inference). */
+  fallback?: boolean;
+  /** Output the tool really prints, and a command that runs it: one unit test per rule uses these. */
+  example: { command: string; lines: string[] };
+}
+
+/** Builds a finding parser for `path:line[:col]: message` groups at the given positions. */
+export const fileLineFinding =
+  (groups: { path: number; line: number; column?: number; message: number; code?: number }, level: Finding['level'] = 'failure') =>
+  (m: RegExpExecArray): ParsedFinding | undefined => {
+    const path = m[groups.path];
+    const line = Number(m[groups.line]);
+    const message = m[groups.message];
+    if (path === undefined || message === undefined || !Number.isFinite(line)) return undefined;
+    const column = groups.column === undefined ? undefined : Number(m[groups.column]);
+    const code = groups.code === undefined ? undefined : m[groups.code];
+    const text = code === undefined ? message.trim() : `${code} ${message.trim()}`;
+    return column === undefined || !Number.isFinite(column)
+      ? { path, line, message: text, level }
+      : { path, line, column, message: text, level };
+  };

@@ -1,0 +1,62 @@
+/**
+ * The last lines of a step as byte ranges of the chunks they came from, bounded by a line count and a byte
+ * budget (older lines fall out). Nothing is decoded until a failing step's tail is read.
+ */
+export class TailBuffer {
+  private readonly bufs: (Buffer | undefined)[];
+  private readonly starts: Int32Array;
+  private readonly ends: Int32Array;
+  private readonly numbers: Int32Array;
+  private head = 0;
+  private count = 0;
+  private bytes = 0;
+
+  constructor(
+    private readonly maxLines: number,
+    private readonly maxBytes: number,
+  ) {
+    this.bufs = new Array<Buffer | undefined>(maxLines);
+    this.starts = new Int32Array(maxLines);
+    this.ends = new Int32Array(maxLines);
+    this.numbers = new Int32Array(maxLines);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  push(line: number, buf: Buffer, start: number, end: number): void {
+    const length = end - start;
+    while (this.count > 0 && (this.count === this.maxLines || this.bytes + length > this.maxBytes)) this.shift();
+    const at = (this.head + this.count) % this.maxLines;
+    this.bufs[at] = buf;
+    this.starts[at] = start;
+    this.ends[at] = end;
+    this.numbers[at] = line;
+    this.count++;
+    this.bytes += length;
+  }
+
+  /** Forgets every line (and the chunks they pin), keeping the allocated arrays for the next step. */
+  clear(): void {
+    for (let i = 0; i < this.count; i++) this.bufs[(this.head + i) % this.maxLines] = undefined;
+    this.head = 0;
+    this.count = 0;
+    this.bytes = 0;
+  }
+
+  private shift(): void {
+    this.bytes -= (this.ends[this.head] as number) - (this.starts[this.head] as number);
+    this.bufs[this.head] = undefined;
+    this.head = (this.head + 1) % this.maxLines;
+    this.count--;
+  }
+
+  /** The kept lines, oldest first, decoded as UTF-8. */
+  *entries(): Generator<[number, string]> {
+    for (let i = 0; i < this.count; i++) {
+      const at = (this.head + i) % this.maxLines;
+      yield [this.numbers[at] as number, (this.bufs[at] as Buffer).toString('utf8', this.starts[at], this.ends[at])];
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import type { Readable } from 'node:stream';
+import type { ErrorType } from '../domain/error-types.js';
+
+/** A log as the GitHub API serves it, as the local executor writes it, or as `gh run view --log` prints it. */
+export type LogInput = Readable | string | Buffer | Uint8Array;
+
+/** A step of the job as GitHub (or the local executor) reports it. */
+export interface StepInput {
+  number: number;
+  name: string;
+  conclusion: string | null;
+  startedAt?: string | null;
+  completedAt?: string | null;
+}
+
+/** Log lines that prove a label: a bounded excerpt with 1-based line numbers in the original log. */
+export interface Evidence {
+  startLine: number;
+  endLine: number;
+  text: string;
+  tool: string;
+  rule: string;
+}
+
+export type FindingLevel = 'failure' | 'warning' | 'notice';
+
+/** A file/line finding a tool printed, shaped for check-run annotations. */
+export interface Finding {
+  path: string;
+  line: number;
+  column?: number;
+  message: string;
+  tool: string;
+  level: FindingLevel;
+  rule: string;
+}
+
+export interface LogLine {
+  line: number;
+  text: string;
+}
+
+/** A rule that matched in a step, with its evidence and findings (both bounded). */
+export interface RuleHit {
+  ruleId: string;
+  type: ErrorType;
+  tool: string;
+  fallback: boolean;
+  count: number;
+  evidence: Evidence[];
+  findings: Finding[];
+}
+
+export interface ParsedStep {
+  /** 0-based position among the parsed steps. */
+  index: number;
+  /** `Set up job`, `Run <first command line>`, `Post job cleanup`, `Complete job`, or the gh step column. */
+  title: string;
+  /** The step's script as shown in its `Run` group (bounded). */
+  command: string;
+  startLine: number;
+  endLine: number;
+  startedAt?: string;
+  completedAt?: string;
+  errorLines: LogLine[];
+  exitCode?: number;
+  /** True when the step list says so, or (without a step list) when the step printed `##[error]`. */
+  failed: boolean;
+  /** The job step this block was mapped onto, when a step list was given. */
+  stepNumber?: number;
+  stepName?: string;
+  hits: RuleHit[];
+  /** The last output lines of a step that printed `##[error]`, when asked for (parseLog's keepTailLines). */
+  tail?: LogLine[];
+}
+
+/** `raw`: GitHub's timestamped lines; `gh-run-view`: `gh run view --log`; `plain`: no timestamps (pasted output). */
+export type LogLayout = 'raw' | 'gh-run-view' | 'plain';
+
+export interface ParsedLog {
+  layout: LogLayout;
+  encoding: 'utf-8' | 'utf-16le' | 'utf-16be';
+  lineCount: number;
+  steps: ParsedStep[];
+  /** `##[error]` lines of the whole log (bounded). */
+  errorLines: LogLine[];
+  failedSteps: ParsedStep[];
+}
+
+export interface Label {
+  type: ErrorType;
+  tool?: string;
+  stepName?: string;
+  evidence: Evidence[];
+  findings: Finding[];
+}
+
+export interface Classification {
+  labels: Label[];
+  failedSteps: string[];
+  errorLines: LogLine[];
+}

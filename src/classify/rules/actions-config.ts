@@ -1,0 +1,71 @@
+import type { Rule } from './rule.js';
+
+/** The workflow and the project's build settings are wrong: Actions permissions and inputs, signing, manifests. */
+export const ACTIONS_CONFIG_RULES: Rule[] = [
+  {
+    id: 'actions-token-permission',
+    type: 'Configuration Error',
+    tool: 'actions',
+    linePattern: /Resource not accessible by integration|Permission to \S+ denied to github-actions\[bot\]|GitHub Actions is not permitted to create or approve pull requests|refusing to allow a GitHub App to create or update workflow/,
+    context: { before: 1, after: 1 },
+    example: { command: 'gh release create v1.0.0', lines: ['##[error]Resource not accessible by integration'] },
+  },
+  {
+    id: 'actions-workflow-setup',
+    type: 'Configuration Error',
+    tool: 'actions',
+    linePattern: /^(?:##\[error\])?(?:Unable to resolve action `|Unable to process file command '\w+' successfully|Invalid format '|Get Pages site failed|No files were found with the provided path: |Path does not exist: |We were unable to automatically build your code)|This request has been automatically failed because it uses a deprecated version of|\$GITHUB_STEP_SUMMARY upload aborted|No file in \S+ matched to \[|failed with status: 403\b/,
+    example: { command: 'actions/upload-artifact@v4', lines: ['##[error]No files were found with the provided path: dist/**. No artifacts will be uploaded.'] },
+  },
+  {
+    id: 'git-workspace-state',
+    type: 'Configuration Error',
+    tool: 'git',
+    linePattern: /^(?:failed to run git: )?fatal: not a git repository|cannot pull with rebase: You have unstaged changes|error: pathspec '[^']*' did not match any file\(s\) known to git|^error: failed to push some refs to/,
+    example: { command: 'git pull --rebase && git push', lines: ['error: cannot pull with rebase: You have unstaged changes.'] },
+  },
+  {
+    id: 'android-build-config',
+    type: 'Configuration Error',
+    tool: 'gradle',
+    linePattern: /^e: (?:file:\/\/)?\S+\.gradle\.kts:|Manifest merger failed|Android resource (?:linking|compilation) failed|AAPT: error: |Could not get unknown property '|Inconsistent JVM-target compatibility|contains AndroidX dependencies, but the `android\.useAndroidX` property is not enabled|KeytoolException|Keystore file '[^']*' not found|Script compilation errors?:|Could not create an instance of type com\.android|Could not find or load main class "-/,
+    context: { after: 1 },
+    example: { command: './gradlew assembleDebug', lines: ["Execution failed for task ':app:processDebugMainManifest'.", '> Manifest merger failed with multiple errors, see logs'] },
+  },
+  {
+    id: 'apple-signing',
+    type: 'Configuration Error',
+    tool: 'xcodebuild',
+    linePattern: /Signing certificate is invalid|No profiles for '[^']*' were found|No signing certificate "[^"]*" found|has conflicting provisioning settings|requires a provisioning profile|SecKeychainItemImport: MAC verification failed/,
+    example: { command: 'xcodebuild -exportArchive', lines: ['error: exportArchive Signing certificate is invalid.'] },
+  },
+  {
+    id: 'docker-build-config',
+    type: 'Configuration Error',
+    tool: 'docker',
+    linePattern: /failed to read dockerfile: |failed to compute cache key: |docker exporter does not currently support exporting manifest lists|Multiple platforms feature is currently not supported for docker driver|COPY failed: (?:file not found|stat )|invalid reference format|unable to prepare context: /,
+    example: { command: 'docker build -t app .', lines: ['ERROR: failed to solve: failed to read dockerfile: open Dockerfile: no such file or directory'] },
+  },
+  {
+    id: 'tool-option-invalid',
+    type: 'Configuration Error',
+    tool: 'cli',
+    linePattern: /unknown or unexpected option: |Could not find an option named "|^error: unknown option '|^error: unexpected argument '|^Error: Unknown option '|is not a valid value for \w+/,
+    example: { command: 'npx expo prebuild --no-interactive', lines: ['unknown or unexpected option: --no-interactive'] },
+  },
+  {
+    id: 'project-config-invalid',
+    type: 'Configuration Error',
+    tool: 'config',
+    linePattern: /The Compose file '[^']*' is invalid|cannot use the edge runtime|should have a default export|^Error: Failed to collect (?:configuration|page data) for|no such target '|no such package '|can't load config: |no west\.yml found|\bInvalid (?:SHIELD|BOARD)\b|error: undefined variable '|Could not find suitable icon|defined in desktop file but not found|^Error: No configuration file found|config(?:uration)? file \S* ?not found|\bconfig\.json not found|password authentication failed for user/,
+    context: { after: 1 },
+    example: { command: 'docker compose -f docker-compose.yml up -d', lines: ["The Compose file './docker-compose.yml' is invalid because:"] },
+  },
+  {
+    id: 'missing-secret-or-variable',
+    type: 'Configuration Error',
+    tool: 'config',
+    linePattern: /(?:environment variable|env var|secret|variable) \S+ (?:is not set|is missing|is required|not set)|\b(?:Error|ERROR|error)\b.{0,40}\b[A-Z][A-Z0-9_]{3,60} (?:is not set|is required|is missing)\b|Required secrets are missing|No \w+ credentials found|Missing required (?:environment variables?|secrets?)/,
+    example: { command: 'node scripts/deploy.mjs', lines: ['Error: environment variable DATABASE_URL is not set'] },
+  },
+];

@@ -1,0 +1,136 @@
+import { fileLineFinding, type Rule } from './rule.js';
+
+/**
+ * Compiler diagnostics that say which file and line, whoever ran the compiler: parse errors are Syntax Errors,
+ * name and type errors are Type Checking (Kotlin, Swift, MSVC and clang on Windows, C#, Dart, Next.js).
+ */
+export const COMPILER_SYNTAX_RULES: Rule[] = [
+  {
+    id: 'rust-syntax',
+    type: 'Syntax Error',
+    tool: 'rustc',
+    linePattern: /^error(?:\[E07(?:58|62|63|65|66)\])?: (?:unexpected closing delimiter|this file contains an unclosed delimiter|mismatched closing delimiter|unterminated (?:double quote string|character literal|block comment|raw string)|expected one of .* found|expected (?:expression|item|identifier|pattern|type), found)/,
+    context: { after: 1 },
+    example: { command: 'cargo build', lines: ['error: this file contains an unclosed delimiter'] },
+  },
+  {
+    id: 'go-parse-error',
+    type: 'Syntax Error',
+    tool: 'go',
+    linePattern: /^(?:##\[error\])?(\S+\.go):(\d+):(\d+): (syntax error: .*|expected (?:operand|'[^']+'|declaration|statement).*|missing ',' (?:before newline )?in (?:composite literal|argument list).*)$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+    example: { command: 'gofmt -l .', lines: ["internal/a_test.go:59:12: missing ',' in composite literal"] },
+  },
+  {
+    id: 'eslint-parsing-error',
+    type: 'Syntax Error',
+    tool: 'eslint',
+    linePattern: /^\s+(\d+):(\d+)\s+error\s+Parsing error: (.*)$/,
+    findingParser: (m, state) =>
+      state.header === undefined ? undefined : { path: state.header.path, line: Number(m[1]), column: Number(m[2]), message: `Parsing error: ${m[3] ?? ''}` },
+    headerPattern: /^(\/\S+|[\w./-]+\.(?:[cm]?[jt]sx?|vue|svelte))$/,
+    example: { command: 'npm run lint', lines: ['/w/src/a.js', '  20:3  error  Parsing error: Missing catch or finally clause'] },
+  },
+  {
+    id: 'kotlin-syntax',
+    type: 'Syntax Error',
+    tool: 'kotlinc',
+    linePattern: /^e: (?:file:\/\/)?(\S+\.kts?):(\d+):(\d+) (Expecting .*|Unexpected tokens.*|Unclosed comment.*)$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+    example: { command: './gradlew assembleDebug', lines: ["e: file:///w/app/src/Main.kt:10:5 Expecting ')'"] },
+  },
+  {
+    id: 'msvc-syntax',
+    type: 'Syntax Error',
+    tool: 'msvc',
+    linePattern: /^(\S.*?\.(?:c|cc|cpp|cxx|h|hpp))\((\d+)(?:,\d+)?\): error (C2059|C2143|C2146|C2061|C1075): (.*?)(?: \[\S+\])?$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, code: 3, message: 4 }),
+    example: { command: 'msbuild app.sln', lines: ["D:\\a\\app\\src\\main.cpp(4,1): error C2143: syntax error: missing ';' before '}'"] },
+  },
+  {
+    id: 'csharp-syntax',
+    type: 'Syntax Error',
+    tool: 'csc',
+    linePattern: /^(\S.*?\.cs)\((\d+),(\d+)\): error (CS10\d\d): (.*?)(?: \[\S+\])?$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
+    example: { command: 'dotnet build', lines: ['/w/src/App.cs(12,5): error CS1002: ; expected [/w/src/App.csproj]'] },
+  },
+];
+
+/** Name and type errors; after the toolchain rules of ecosystems.ts, which win the lines their commands print. */
+export const COMPILER_TYPE_RULES: Rule[] = [
+  {
+    id: 'kotlin-compile-error',
+    type: 'Type Checking',
+    tool: 'kotlinc',
+    linePattern: /^e: (?:file:\/\/)?(\S+\.kts?):\s?\(?(\d+)(?::|, )(\d+)\)?:? (.*)$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+    example: { command: './gradlew assembleDebug', lines: ['e: file:///w/app/src/MainActivity.kt:10:24 Unresolved reference: R'] },
+  },
+  {
+    id: 'swift-compile-error',
+    type: 'Type Checking',
+    tool: 'swiftc',
+    linePattern: /^(?:❌\s+)?(\S+\.swift):(\d+):(\d+): (?:error: )?((?:cannot|value of type|no such module|use of unresolved|type '|missing argument|extra argument|incorrect argument|'[^']+' (?:cannot|is not|has no)|generic parameter|ambiguous|instance member|static member|no exact matches|argument type).*)$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+    example: { command: 'xcodebuild build', lines: ["/w/App/Service.swift:57:24: error: cannot infer contextual base in reference to member 'shared'"] },
+  },
+  {
+    id: 'msvc-error',
+    type: 'Type Checking',
+    tool: 'msvc',
+    linePattern: /^(\S.*?\.(?:c|cc|cpp|cxx|h|hpp))\((\d+)(?:,(\d+))?\): (?:fatal )?error:? (?:(C\d{4}): )?(.*?)(?: \[\S+\])?$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
+    example: { command: 'cmake --build build --config Release', lines: ["D:\\a\\app\\src\\core\\Scene.h(154): error C2039: 'each': is not a member of 'registry'"] },
+  },
+  {
+    id: 'csharp-error',
+    type: 'Type Checking',
+    tool: 'csc',
+    linePattern: /^(\S.*?\.cs)\((\d+),(\d+)\): error (CS\d{4}): (.*?)(?: \[\S+\])?$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
+    example: { command: 'dotnet build', lines: ["/w/src/App.xaml.cs(19,31): error CS0246: The type or namespace name 'Foo' could not be found"] },
+  },
+  {
+    id: 'dart-analyzer-error',
+    type: 'Type Checking',
+    tool: 'dart',
+    linePattern: /^\s*(?:\[[\w-]+\]:\s+)?error - (\S+\.dart):(\d+):(\d+) - (.*)$|^(\S+\.dart):(\d+):(\d+): Error: (.*)$/,
+    findingParser: (m) =>
+      m[1] === undefined
+        ? fileLineFinding({ path: 5, line: 6, column: 7, message: 8 })(m)
+        : fileLineFinding({ path: 1, line: 2, column: 3, message: 4 })(m),
+    example: { command: 'dart analyze', lines: ["  error - lib/src/a.dart:26:20 - Undefined name 'Random'. - undefined_identifier"] },
+  },
+  {
+    id: 'nextjs-type-error',
+    type: 'Type Checking',
+    tool: 'tsc',
+    linePattern: /^Type error: (.*)$/,
+    context: { before: 1, after: 2 },
+    example: { command: 'npm run build', lines: ['Failed to compile.', "Type error: Property 'status' does not exist on type '{}'."] },
+  },
+  {
+    id: 'scala-compile-error',
+    type: 'Type Checking',
+    tool: 'scalac',
+    linePattern: /^\[error\] (?:-- \[E\d+\] \w+ Error: )?(\S+\.scala):(\d+):(\d+):? (.*)$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+    example: { command: 'sbt test', lines: ['[error] /w/src/main/scala/App.scala:12:5: type mismatch;'] },
+  },
+  {
+    id: 'svelte-vue-check',
+    type: 'Type Checking',
+    tool: 'svelte-check',
+    linePattern: /^svelte-check found [1-9]\d{0,6} errors?|^(?:Error|error) in \S+\.(?:svelte|vue):\d+:\d+/,
+    example: { command: 'npm run check', lines: ['svelte-check found 2 errors and 0 warnings in 1 file'] },
+  },
+  {
+    id: 'clang-windows-error',
+    type: 'Type Checking',
+    tool: 'clang',
+    linePattern: /^(\S+\.(?:c|cc|cpp|cxx|h|hpp|m|mm)):(\d+):(\d+): (?:fatal )?error: ((?!expected ).*)$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+    example: { command: './scripts/build.sh', lines: ["/w/src/a.cpp:531:15: error: redefinition of 'GetStats'"] },
+  },
+];

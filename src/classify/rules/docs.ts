@@ -1,0 +1,28 @@
+import type { Rule } from './rule.js';
+
+/** Documentation builds and docstring checks beyond Sphinx and pydocstyle (see python-quality.ts). */
+export const DOC_RULES: Rule[] = [
+  {
+    id: 'doc-build-failed',
+    type: 'Doc/Docstring',
+    tool: 'docs',
+    linePattern: /^Aborted with \d+ warnings? in strict mode|^Error: (?:mkdocs|Documenter)|`makedocs` encountered (?:an )?errors?|^error: could not document `|^error: unresolved link to `|rustdoc::[\w_]+|^\[error\] (?:TypeDoc|Failed to (?:find|resolve))|^\[warning\] .* (?:does not exist|is not exported|has no documentation)|^Found \d+ errors? and \d+ warnings?$|maven-javadoc-plugin|^\S+\.java:\d+: error: (?:reference not found|bad use of|unknown tag|malformed HTML)|javadoc: error|numpydoc validation|^\S+:\d+:[\w.]* (?:GL|SS|PR|RT|YD|EX|SA)\d\d |\b[1-9]\d{0,6} docstrings? (?:missing|failed)/,
+    context: { after: 1 },
+    example: { command: 'cargo doc --no-deps', lines: ['error: unresolved link to `Parser::parse`'] },
+  },
+  {
+    id: 'doctest-failed',
+    type: 'Doc/Docstring',
+    tool: 'doctest',
+    linePattern: /^\*{3} DocTestRunner\.merge: |^\d+ items? had failures:|^Failed example:$|^\*\*\*Test Failed\*\*\* \d+ failures?\./,
+    context: { after: 3 },
+    example: { command: 'python -m doctest README.md', lines: ['Failed example:'] },
+  },
+  {
+    id: 'link-check-failed',
+    type: 'Doc/Docstring',
+    tool: 'link-checker',
+    linePattern: /^\s*ERROR: \d+ dead links? found!|^\s*\[✖\] https?:\/\/\S+ → Status: [45]\d\d|^\(\s*\S+: line\s+\d+\) broken\s+https?:|^🚫 \d+ errors? \(Errors? in \d+ files?\)|^Issues found in \d+ inputs?\. Find details below\./,
+    example: { command: 'npx markdown-link-check README.md', lines: ['ERROR: 2 dead links found!'] },
+  },
+];

@@ -1,0 +1,101 @@
+import type { Rule } from './rule.js';
+
+/**
+ * Lockfiles, resolvers and installers beyond pip: npm, pnpm, yarn, pub, composer, gems, CMake packages, apt,
+ * downloads. Resolution and lockfile problems are Dependency Issues; a package or file that cannot be fetched or
+ * built is a Package Installation Error.
+ */
+export const PACKAGE_MANAGER_RULES: Rule[] = [
+  {
+    id: 'lockfile-out-of-sync',
+    type: 'Dependency Issues',
+    tool: 'package-manager',
+    linePattern: /`npm ci` can only install packages when your package\.json and package-lock\.json|The `npm ci` command can only install with an existing package-lock\.json|RR_PNPM_(?:OUTDATED_LOCKFILE|NO_LOCKFILE|LOCKFILE_\w+)|Your lockfile needs to be updated|The lockfile would have been modified by this install|lock file (?:is not up to date|does not contain a compatible set of packages)|pnpm-lock\.yaml is not up to date|poetry\.lock was last generated|uv\.lock needs to be updated|^npm (?:ERR!|error) Missing: \S+ from lock file|^npm (?:ERR!|error) Run "npm help ci" for more info/,
+    context: { after: 2 },
+    example: { command: 'npm ci', lines: ['npm error `npm ci` can only install packages when your package.json and package-lock.json or npm-shrinkwrap.json are in sync.'] },
+  },
+  {
+    id: 'js-resolver-conflict',
+    type: 'Dependency Issues',
+    tool: 'npm',
+    linePattern: /^npm (?:ERR!|error) code EOVERRIDE\b|^npm (?:ERR!|error) Override for \S+ conflicts with direct dependency|RR_PNPM_PEER_DEP_ISSUES|Couldn't find any versions for "|^error Couldn't find package "/,
+    context: { after: 3 },
+    example: { command: 'npm install', lines: ['npm error code EOVERRIDE'] },
+  },
+  {
+    id: 'other-resolvers',
+    type: 'Dependency Issues',
+    tool: 'resolver',
+    linePattern: /Your requirements could not be resolved to an installable set of packages|Bundler could not find compatible versions|Could not find gem '[^']+' in|error: Dependencies could not be resolved|Because \S+ depends on .* version solving failed|Conflicting dependencies|incompatible dependency versions?/,
+    context: { after: 3 },
+    example: { command: 'composer install', lines: ['Your requirements could not be resolved to an installable set of packages.'] },
+  },
+  {
+    id: 'module-not-resolved',
+    type: 'Dependency Issues',
+    tool: 'bundler',
+    linePattern: /Module not found: (?:Error: )?Can't resolve '|Could not resolve "[^"]+"|Failed to resolve import "|Rollup failed to resolve import "|Could not find module '[^']+', which is required|Cannot find package '[^']+'|error TS2307: Cannot find module '/,
+    example: { command: 'npm run build', lines: ["Module not found: Can't resolve 'stripe'"] },
+  },
+  {
+    id: 'native-package-missing',
+    type: 'Dependency Issues',
+    tool: 'cmake',
+    linePattern: /Could NOT find \w+|Could not find a package configuration file provided by "|By not providing "Find\w+\.cmake"|Package '[^']+',? required by '[^']*', not found|No package '[^']+' found/,
+    context: { after: 1 },
+    example: { command: 'cmake -B build', lines: ['  Could NOT find Vulkan (missing: glslc) (found version "1.3.275")'] },
+  },
+  {
+    id: 'jvm-dependency-missing',
+    type: 'Dependency Issues',
+    tool: 'gradle',
+    linePattern: /Plugin \[id: '[^']+'(?:, version '[^']+')?\] was not found in any of the following sources|error: package \S+ does not exist|Could not find (?:com|org|io|net)\.[\w.-]+:[\w.-]+/,
+    example: { command: './gradlew build', lines: ["Plugin [id: 'com.android.application'] was not found in any of the following sources:"] },
+  },
+  {
+    id: 'rust-crate-unresolved',
+    type: 'Dependency Issues',
+    tool: 'cargo',
+    linePattern: /^error\[E0432\]: unresolved import|unlinked crate `|^error: no matching package named|failed to select a version for/,
+    example: { command: 'cargo build', lines: ['error[E0432]: unresolved import `aws_sdk_s3::Region`'] },
+  },
+  {
+    id: 'tool-version-requirement',
+    type: 'Dependency Issues',
+    tool: 'package-manager',
+    linePattern: /\bv\d{1,4}(?:\.\d{1,6}){0,3} or greater is required|\bERROR Next\.js version \S+ is not supported|Could not find '[^']+' \([^)]*\) among \d+ total gem|The [\w-]+ theme could not be found|requires (?:a )?(?:newer|higher) version of|is incompatible with (?:this|the current) version/,
+    example: { command: 'hugo --minify', lines: ['ERROR => hugo v0.146.0 or greater is required for hugo-PaperMod to build'] },
+  },
+  {
+    id: 'vulnerability-scan',
+    type: 'Dependency Issues',
+    tool: 'trivy',
+    linePattern: /^Total: \d{1,7} \((?:UNKNOWN: \d+, )?(?:LOW: \d+, )?(?:MEDIUM: \d+, )?HIGH: \d+, CRITICAL: \d+\)$/,
+    example: { command: 'aquasecurity/trivy-action@0.28.0', lines: ['Total: 1 (HIGH: 0, CRITICAL: 1)'] },
+  },
+  {
+    id: 'vulnerability-audit',
+    type: 'Dependency Issues',
+    tool: 'audit',
+    // npm install prints the same summary without failing: only an audit step fails on it.
+    commandPattern: /\b(?:npm|pnpm|yarn|bun) audit\b|\baudit-ci\b|\bpip-audit\b|\bcargo audit\b|\bsnyk\b|\bgrype\b/,
+    linePattern: /^\d{1,7} (?:high|critical|moderate) severity vulnerabilit|found \d{1,7} vulnerabilit(?:y|ies) \(.*(?:high|critical)/,
+    example: { command: 'npm audit --audit-level=high', lines: ['2 high severity vulnerabilities'] },
+  },
+  {
+    id: 'package-fetch-failed',
+    type: 'Package Installation Error',
+    tool: 'package-manager',
+    linePattern: /^npm (?:ERR!|error) (?:code 128|An unknown git error occurred)|patch-package finished with \d+ error|E: (?:Package '[^']+' has no installation candidate|Unable to locate package )|hash mismatch in fixed-output derivation|HTTP Error 404: Not Found|ERROR 404: Not Found|The requested URL returned error: 404|Command failed: .*sdkmanager|RR_PNPM_(?:FETCH_404|TARBALL_INTEGRITY|NO_MATCHING_VERSION)|Couldn't find package "[^"]+" on the "npm" registry|^ERROR:\s+Error installing \S+|^error: failed to download from `|^Gem::\w+Error: /,
+    context: { after: 2 },
+    example: { command: 'sudo apt-get install -y libgl1-mesa-glx', lines: ["E: Package 'libgl1-mesa-glx' has no installation candidate"] },
+  },
+  {
+    id: 'python-build-backend',
+    type: 'Package Installation Error',
+    tool: 'uv',
+    linePattern: /The build backend returned an error|Call to `[\w.]+\.build_\w+` failed|Failed to build `[^`]+`|Failed to prepare metadata|Preparing metadata \(pyproject\.toml\): finished with status 'error'/,
+    context: { after: 3 },
+    example: { command: 'uv sync --frozen', lines: ['  ├─▶ The build backend returned an error'] },
+  },
+];

@@ -1,0 +1,42 @@
+import { NETWORK_YIELDS } from './environment.js';
+import type { Rule } from './rule.js';
+
+/** The runner cannot do the job: tools missing from PATH, permissions, the Docker socket, GPUs, time limits. */
+export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
+  {
+    id: 'tool-not-on-path',
+    type: 'Environment Error',
+    tool: 'runner',
+    linePattern: /executable file not found in \$PATH|vswhere\.exe not found|Browser was not found at the configured executablePath|Flutter SDK not found|Unable to locate executable file: |is not recognized as an internal or external command|Could not find (?:a )?(?:Java|JDK|Android SDK|Xcode) (?:installation|home)/,
+    example: { command: 'task build', lines: ['task: [build] "go": executable file not found in $PATH'] },
+  },
+  {
+    id: 'runner-permissions',
+    type: 'Environment Error',
+    tool: 'runner',
+    linePattern: /^(?:\S+: )?(?:line \d+: )?(?:sh: \d+: )?\S+: Permission denied$|permission denied while trying to connect to the Docker daemon socket|Got permission denied while trying to connect to the Docker daemon|EACCES: permission denied/,
+    example: { command: 'npm run tauri build', lines: ['sh: 1: tauri: Permission denied'] },
+  },
+  {
+    id: 'runner-gpu-missing',
+    type: 'Environment Error',
+    tool: 'runner',
+    linePattern: /no CUDA-capable device is detected|Found no NVIDIA driver on your system|NVIDIA-SMI has failed|CUDA driver version is insufficient|A WebGL context could not be created|Error creating WebGL context/,
+    example: { command: 'python train.py', lines: ['RuntimeError: Found no NVIDIA driver on your system.'] },
+  },
+  {
+    id: 'runner-time-limit',
+    type: 'Environment Error',
+    tool: 'runner',
+    linePattern: /^(?:##\[error\])?Timeout of \d+ms hit|^(?:##\[error\])?The action '[^']*' has timed out after \d+ minutes|has exceeded the maximum execution time of \d+ minutes|^Error: The runner has received a shutdown signal/,
+    example: { command: 'docker/build-push-action@v6', lines: ['##[error]Timeout of 3600000ms hit'] },
+  },
+  {
+    id: 'remote-service-error',
+    type: 'Environment Error',
+    tool: 'network',
+    linePattern: /\b50[0234] (?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out)\b|returned error ?: ?50[0234]\b|Unknown internal error occurred|toomanyrequests: |HTTP Error 429|Rate limit exceeded/,
+    yieldsTo: NETWORK_YIELDS,
+    example: { command: 'yarn install --frozen-lockfile', lines: ['error Error: https://registry.yarnpkg.com/arg/-/arg-4.1.3.tgz: Request failed "500 Internal Server Error"'] },
+  },
+];

@@ -1,0 +1,80 @@
+import type { Rule } from './rule.js';
+
+/**
+ * Test runners recognised by their own summaries, so they count whatever command ran them: vitest, Playwright,
+ * node:test, Flutter/Dart, RSpec, .NET, nextest, Newman, and runners that only print `N tests failed`.
+ */
+export const TEST_RUNNER_RULES: Rule[] = [
+  {
+    id: 'js-assertion',
+    type: 'Assertion Error',
+    tool: 'vitest',
+    linePattern: /^\s*AssertionError(?: \[ERR_ASSERTION\])?: |^\s*(?:Error: )?expect\((?!received\))[\w.]*\)\.(?:not\.)?\w+\(/,
+    context: { after: 3 },
+    example: { command: 'npx vitest run', lines: ["AssertionError: expected 'sale-3' to be 'B' // Object.is equality"] },
+  },
+  {
+    id: 'rspec-assertion',
+    type: 'Assertion Error',
+    tool: 'rspec',
+    linePattern: /^\s*Failure\/Error: (?:expect|assert|.*\.to (?:eq|include|be|match|raise_error))/,
+    context: { after: 3 },
+    example: { command: 'bundle exec rspec', lines: ['     Failure/Error: expect(last_response.status).to eq(403)'] },
+  },
+  {
+    id: 'xunit-assertion',
+    type: 'Assertion Error',
+    tool: 'xunit',
+    linePattern: /Failed asserting that |XCTAssert\w* failed|Assertion with [=!<>]+ failed|^\s*Assert\.\w+\(\) Failure|^\s*Expected: .*\bBut was: /,
+    context: { before: 1, after: 2 },
+    example: { command: 'vendor/bin/phpunit', lines: ['Failed asserting that 4 is identical to 5.'] },
+  },
+  {
+    id: 'newman-assertion',
+    type: 'Assertion Error',
+    tool: 'newman',
+    linePattern: /^\s*\d+\.\s+AssertionError\s{2,}/,
+    context: { after: 2 },
+    example: { command: 'newman run collection.json', lines: [' 1.  AssertionError  ID matches'] },
+  },
+  {
+    id: 'test-summary-failed',
+    type: 'Test Failure',
+    tool: 'test-runner',
+    linePattern: /^\s*Test Files\s+[1-9]\d* failed|^\s*Tests\s+[1-9]\d* failed|^\s+[1-9]\d* failed$|^\s+[1-9]\d* failing$|^# fail [1-9]\d*$|^\d\d:\d\d \+\d+(?: ~\d+)?(?: -\d+)?: Some tests failed\.|\b\d{1,7} tests? passed, [1-9]\d{0,6} failed\b|^[1-9]\d* examples?, [1-9]\d* failures?|^Failed!\s+-\s+Failed:\s+[1-9]|^Test Run Failed\.$|^\s+Summary \[.*\] \d+ tests? run: \d+ passed(?:, \d+ \w+)*, [1-9]\d* failed|\b[1-9]\d{0,6} (?:test\(s\)|tests?) failed\b|^\s*#\s+failure\s+detail\s*$|^\s*FAIL\s+\S+\.(?:[cm]?[jt]sx?)\s+>|Results: \d{1,7}\/\d{1,7} passed, [1-9]\d{0,6} failed|smoke test\(s\) FAILED|^FAILURES!$|^Tests: \d{1,7}, Assertions: \d{1,7}, (?:Failures|Errors): [1-9]|\d{1,3}% tests passed, [1-9]\d{0,6} tests failed out of|Executed \d{1,7} tests?, with [1-9]\d{0,6} failures?|^\d{1,7} tests?, [1-9]\d{0,6} failures?|^Test Suite '[^']+' failed at/,
+    example: { command: 'npm test', lines: [' Test Files  1 failed | 120 passed (121)'] },
+  },
+  {
+    id: 'flutter-test-exception',
+    type: 'Runtime Error',
+    tool: 'flutter',
+    linePattern: /^══╡ EXCEPTION CAUGHT BY [\w ]+╞═|^The following \w+(?:Error|Exception) was thrown/,
+    context: { after: 2 },
+    example: { command: 'flutter test', lines: ['══╡ EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK ╞════════════════'] },
+  },
+  {
+    id: 'js-runtime-error',
+    type: 'Runtime Error',
+    tool: 'node',
+    linePattern: /^\s*(?:Uncaught )?TypeError: (?:.* is not a function|Cannot read properties of (?:undefined|null)|Cannot set properties of|.* is not iterable|.* is not a constructor)|^\s*ReferenceError: \S+ is not defined|TestingLibraryElementError: |Error occurred prerendering page|An error occurred while rendering frame/,
+    context: { after: 1 },
+    example: { command: 'npx vitest run', lines: ['TypeError: Cannot read properties of undefined (reading \'length\')'] },
+  },
+  {
+    id: 'native-crash',
+    type: 'Runtime Error',
+    tool: 'runtime',
+    linePattern: /Segmentation fault|\(core dumped\)|^Fatal Python error: |^(?:##\[error\])?Process completed with exit code 13[49]\.|SIGSEGV|SIGABRT|^Abort trap|^terminate called after throwing an instance of/,
+    context: { before: 2 },
+    example: { command: 'python -m pytest', lines: ['Fatal Python error: Segmentation fault'] },
+  },
+  {
+    id: 'jest-suite-syntax',
+    type: 'Syntax Error',
+    tool: 'jest',
+    linePattern: /^\s+SyntaxError: (?!Unexpected token .* in JSON|Unexpected end of JSON)(.*)$/,
+    previousPattern: /^\s*$|Jest encountered an unexpected token|Details:|●/,
+    context: { before: 2 },
+    example: { command: 'npx jest', lines: ['  ● Test suite failed to run', '', "    SyntaxError: Cannot use 'import.meta' outside a module"] },
+  },
+];

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_TYPES } from '../../../src/domain/error-types.js';
+import { formatScore, loadCorpus, predictFull, predictTail, score, type CorpusScore, type CorpusSplit } from './real-corpus-metrics.js';
+
+/**
+ * Real GitHub Actions logs (test/fixtures/logs/real, see its index.json): rules are written against the tuning half
+ * only; the evaluation half measures them. Figures print on every run:
+ *
+ *   npx vitest run test/unit/classify/real-corpus.test.ts
+ */
+const corpus = loadCorpus();
+const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
+
+/**
+ * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.694 and 0.539),
+ * rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither is reached yet (see the README).
+ * Raise these when the rules improve; never lower them to let a change through.
+ */
+const FLOORS = { evaluationFull: 0.69, evaluationTail: 0.53 } as const;
+
+const results = new Map<string, CorpusScore>();
+async function measured(key: string, run: () => Promise<CorpusScore>): Promise<CorpusScore> {
+  const hit = results.get(key);
+  if (hit !== undefined) return hit;
+  const s = await run();
+  results.set(key, s);
+  return s;
+}
+
+describe('real-log corpus', () => {
+  it('is split by repository: no repository in both halves', () => {
+    const tuning = new Set(bySplit('tuning').map((e) => e.repo));
+    const evaluation = new Set(bySplit('evaluation').map((e) => e.repo));
+    expect([...tuning].filter((r) => evaluation.has(r))).toEqual([]);
+    expect(corpus.length).toBeGreaterThanOrEqual(400);
+    expect(tuning.size + evaluation.size).toBeGreaterThanOrEqual(150);
+    for (const entry of corpus) {
+      for (const label of entry.labels) expect(ERROR_TYPES, entry.file).toContain(label);
+      expect(entry.justification.length, entry.file).toBeGreaterThan(10);
+      expect(entry.conclusion === 'success', entry.file).toBe(entry.labels.length === 0);
+    }
+  });
+
+  for (const split of ['tuning', 'evaluation'] as const) {
+    it(`prints per-type figures for the ${split} half (whole logs)`, async () => {
+      const s = await measured(`${split}-full`, async () => score(await predictFull(bySplit(split))));
+      console.log(formatScore(`${split} half, whole logs`, s));
+      if (split === 'evaluation') {
+        expect(s.labelledPassing, 'passing logs that got a label').toEqual([]);
+        expect(s.macroF1).toBeGreaterThanOrEqual(FLOORS.evaluationFull);
+      }
+    });
+
+    it(`prints per-type figures for the ${split} half (failing logs cut to their last 3,000 characters)`, async () => {
+      const s = await measured(`${split}-tail`, async () => score(await predictTail(bySplit(split))));
+      console.log(formatScore(`${split} half, last 3,000 characters without headers`, s));
+      if (split === 'evaluation') expect(s.macroF1).toBeGreaterThanOrEqual(FLOORS.evaluationTail);
+    });
+  }
+});
