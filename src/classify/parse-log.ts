@@ -1,6 +1,7 @@
 import { detach } from './detach.js';
 import { mapSteps } from './map-steps.js';
-import { normalizeLine, timestampLength } from './normalize-line.js';
+import { ghColumns, skipBom, stampLength } from './line-prefix.js';
+import { normalizeLine } from './normalize-line.js';
 import { readChunks } from './read-chunks.js';
 import type { Rule } from './rules/rule.js';
 import { detectTools } from './rules/signatures.js';
@@ -23,64 +24,11 @@ export interface ParseLogOptions {
 const EXIT_CODE = /^Process completed with exit code (\d+)\./;
 const NL = 10;
 const CR = 13;
-const TAB = 9;
 const HASH = 35;
 const BRACKET = 91;
 const MAX_LINE_BYTES = 64 * 1024;
 const POST = 'Post job cleanup.';
 const CLEANING = 'Cleaning up orphan processes';
-
-/** Length of the `2025-04-07T12:57:33.2943173Z ` prefix at `s` (0 when there is none). */
-function stampLength(buf: Buffer, s: number, e: number): number {
-  const c = buf[s] as number;
-  if (c < 48 || c > 57 || buf[s + 4] !== 45 || buf[s + 10] !== 84) return 0;
-  if (buf[s + 27] === 90 && (e === s + 28 || buf[s + 28] === 32)) return Math.min(29, e - s);
-  return timestampLength(buf.toString('latin1', s, Math.min(e, s + 40)));
-}
-
-/**
- * Byte-order marks that logs saved on Windows carry before the first timestamp: the mark itself, and the mark
- * decoded through a legacy code page and encoded again (`∩╗┐`, `´╗┐`, `ï»¿`).
- */
-const MANGLED_BOMS = [
-  Buffer.from([0xef, 0xbb, 0xbf]),
-  Buffer.from('\u2229\u2557\u2510', 'utf8'),
-  Buffer.from('\u00b4\u2557\u2510', 'utf8'),
-  Buffer.from('\u00ef\u00bb\u00bf', 'utf8'),
-];
-
-function skipBom(buf: Buffer, s: number, e: number): number {
-  const c = buf[s];
-  if (c !== 0xef && c !== 0xe2 && c !== 0xc2 && c !== 0xc3) return s;
-  for (const bom of MANGLED_BOMS) {
-    if (e - s >= bom.length && buf.compare(bom, 0, bom.length, s, s + bom.length) === 0) return s + bom.length;
-  }
-  return s;
-}
-
-const GH_COLUMNS_MAX = 512;
-
-/**
- * `gh run view --log` prefixes every line with `<job>\t<step>\t` before the timestamp: the offsets of the second tab
- * and of the timestamp, or undefined when the line has no such columns. Checked on every line (a log may start
- * with a damaged line, and pasted logs mix layouts).
- */
-function ghColumns(buf: Buffer, s: number, e: number): { a: number; b: number; t: number } | undefined {
-  const limit = Math.min(e, s + GH_COLUMNS_MAX);
-  let a = -1;
-  let b = -1;
-  for (let i = s; i < limit; i++) {
-    if (buf[i] !== TAB) continue;
-    if (a < 0) a = i;
-    else {
-      b = i;
-      break;
-    }
-  }
-  if (b < 0) return undefined;
-  const t = skipBom(buf, b + 1, e);
-  return stampLength(buf, t, e) > 0 ? { a, b, t } : undefined;
-}
 
 /**
  * Parses a GitHub job log in one streaming pass over its bytes: splits it into steps (`##[group]Run ...` blocks,

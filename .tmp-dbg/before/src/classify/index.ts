@@ -1,5 +1,0 @@
-export { classifyJob, labelTypes, repoRelativePath, type ClassifyJobInput, type JobClassification } from './classify-job.js';
-export { parseLog, type ParseLogOptions } from './parse-log.js';
-export { RULES, CMD, type Rule, type RuleState, type ParsedFinding } from './rules/index.js';
-export type * from './types.js';
-export { segmentLogs, type LogSegment, type SegmentLogInput, type SegmentLogsOptions, type SegmentLogsResult } from './segment-logs.js';

@@ -1,0 +1,56 @@
+/** The prefixes a log line may carry before its text: timestamps, `gh run view` columns, byte-order marks. */
+import { timestampLength } from './normalize-line.js';
+
+const TAB = 9;
+
+/** Length of the `2025-04-07T12:57:33.2943173Z ` prefix at `s` (0 when there is none). */
+export function stampLength(buf: Buffer, s: number, e: number): number {
+  const c = buf[s] as number;
+  if (c < 48 || c > 57 || buf[s + 4] !== 45 || buf[s + 10] !== 84) return 0;
+  if (buf[s + 27] === 90 && (e === s + 28 || buf[s + 28] === 32)) return Math.min(29, e - s);
+  return timestampLength(buf.toString('latin1', s, Math.min(e, s + 40)));
+}
+
+/**
+ * Byte-order marks that logs saved on Windows carry before the first timestamp: the mark itself, and the mark
+ * decoded through a legacy code page and encoded again (`∩╗┐`, `´╗┐`, `ï»¿`).
+ */
+const MANGLED_BOMS = [
+  Buffer.from([0xef, 0xbb, 0xbf]),
+  Buffer.from('\u2229\u2557\u2510', 'utf8'),
+  Buffer.from('\u00b4\u2557\u2510', 'utf8'),
+  Buffer.from('\u00ef\u00bb\u00bf', 'utf8'),
+];
+
+export function skipBom(buf: Buffer, s: number, e: number): number {
+  const c = buf[s];
+  if (c !== 0xef && c !== 0xe2 && c !== 0xc2 && c !== 0xc3) return s;
+  for (const bom of MANGLED_BOMS) {
+    if (e - s >= bom.length && buf.compare(bom, 0, bom.length, s, s + bom.length) === 0) return s + bom.length;
+  }
+  return s;
+}
+
+const GH_COLUMNS_MAX = 512;
+
+/**
+ * `gh run view --log` prefixes every line with `<job>\t<step>\t` before the timestamp: the offsets of the second tab
+ * and of the timestamp, or undefined when the line has no such columns. Checked on every line (a log may start
+ * with a damaged line, and pasted logs mix layouts).
+ */
+export function ghColumns(buf: Buffer, s: number, e: number): { a: number; b: number; t: number } | undefined {
+  const limit = Math.min(e, s + GH_COLUMNS_MAX);
+  let a = -1;
+  let b = -1;
+  for (let i = s; i < limit; i++) {
+    if (buf[i] !== TAB) continue;
+    if (a < 0) a = i;
+    else {
+      b = i;
+      break;
+    }
+  }
+  if (b < 0) return undefined;
+  const t = skipBom(buf, b + 1, e);
+  return stampLength(buf, t, e) > 0 ? { a, b, t } : undefined;
+}
