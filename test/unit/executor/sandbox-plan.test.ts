@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planMounts, setupScript } from '../../../src/executor/sandbox/mount-plan.js';
@@ -11,9 +12,16 @@ import { projectRoot } from '../../../src/paths.js';
 let root: string;
 let data: string;
 let job: string;
+/** The project's .data folder, unless the checkout itself lives under a temp folder (a CI clone in /tmp): then HOME. */
+function layoutBase(): string {
+  const project = projectRoot();
+  const underTemp = ['/tmp', '/var/tmp', '/dev/shm'].some((t) => project === t || project.startsWith(`${t}/`));
+  return underTemp ? join(homedir(), '.cache', 'ci-replay-tests') : join(project, '.data');
+}
+
 beforeAll(() => {
-  mkdirSync(join(projectRoot(), '.data'), { recursive: true });
-  root = mkdtempSync(join(projectRoot(), '.data', 'sandbox-plan-'));
+  mkdirSync(layoutBase(), { recursive: true });
+  root = mkdtempSync(join(layoutBase(), 'sandbox-plan-'));
   data = join(root, 'srv', 'data');
   job = join(data, 'work', 'run-1', 'job-1');
   mkdirSync(join(job, 'tmp'), { recursive: true });
