@@ -184,7 +184,8 @@ try {
     const base = results[String(scenario.workers)];
     const killed = results[scenario.name];
     if (base === undefined || killed === undefined) continue;
-    console.log(`${scenario.workers} worker(s), killed midway vs not: +${(killed.wall - base.wall).toFixed(1)} s wall (${killed.verdicts}; ${killed.attempts - base.attempts} extra run attempt(s))`);
+    const delta = killed.wall - base.wall;
+    console.log(`${scenario.workers} worker(s), killed midway vs not: ${delta >= 0 ? '+' : '−'}${Math.abs(delta).toFixed(1)} s wall (${killed.verdicts}; ${killed.attempts - base.attempts} extra run attempt(s))`);
   }
 } finally {
   await Promise.all(live.map((worker) => worker.kill('SIGKILL')));

@@ -16,18 +16,17 @@ export { buildBenchmarkCommit, COMMIT_IDENTITY, publishInput, upstreamOf, type P
 
 /**
  * The `prepare` job: build the commit, publish it through the backend, and (local backend) run it. It works under
- * the submission's lease (PipelineDeps.leases): a submission whose live holder is another worker is put back for
- * later; one whose holder died is resumed from its last durable state (see resumePublished). When the lease ends
- * early the work stops: `lost`, someone else has it now; `shutdown`, the job is handed back to the queue.
+ * the submission's lease (PipelineDeps.leases): a submission another worker holds is left to it (or, once that lease
+ * expired, to the sweep); one whose holder died is resumed from its last durable state (see resumePublished). When
+ * the lease ends early the work stops: `lost`, someone else has it now; `shutdown`, the job is handed back to the queue.
  */
 export async function prepareSubmission(deps: PipelineDeps, submissionId: string, logger: Logger): Promise<void> {
   const lease = deps.leases === undefined ? null : await deps.leases.acquire(submissionId);
   if (deps.leases !== undefined && lease === null) {
-    const submission = await deps.repos.submissions.getSummary(submissionId);
-    if (submission === null || isTerminal(submission.state as SubmissionState)) return;
-    // Another live worker holds it (a job re-delivered while its worker still runs it): look again once its lease could have expired.
-    logger.info({ submissionId, state: submission.state }, 'prepare postponed: another worker holds the lease');
-    throw new HandBack('another worker holds the lease', deps.leases.seconds * 1000);
+    // Another worker holds it: a live one goes on with it (this job was delivered again because BullMQ thought it
+    // stalled); a dead one's lease expires and the sweep puts the job back at the head of the queue.
+    logger.info({ submissionId }, 'prepare skipped: another worker holds the lease');
+    return;
   }
   let handOffSeconds = 0;
   try {

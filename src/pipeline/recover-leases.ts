@@ -17,11 +17,11 @@ export interface LeaseRecovery {
 }
 
 /**
- * The maintenance half of leases: every submission past `queued` whose lease expired (its worker died, could not
- * renew, or let go and what it handed over did not happen) is taken over and resumed from its last durable state:
+ * The maintenance half of leases: every submission whose lease expired (its worker died, could not renew, or let
+ * go and what it handed over did not happen) is taken over and resumed from its last durable state:
  * - a cancel was requested: it ends `cancelled` now (nobody would carry the cancel out), what is left of its run killed;
- * - `preparing`: its prepare job is put back (at the head of the queue); prepare is idempotent, the same commit is
- *   rebuilt and pushing the same SHA again creates nothing;
+ * - `queued` (taken by a prepare job) or `preparing`: its prepare job is put back (at the head of the queue); prepare
+ *   is idempotent, the same commit is rebuilt and pushing the same SHA again creates nothing;
  * - `published`/`running` whose latest run completed: its finalize job is put back;
  * - `published`/`running` on the local backend: its prepare job is put back, which runs it again as a new attempt
  *   (see resumePublished);
@@ -34,9 +34,10 @@ export async function resumeExpiredLeases(deps: PipelineDeps, logger: Logger): P
   const expired = await deps.repos.leases.findExpired(PER_SWEEP, leaseSeconds);
   const recovery: LeaseRecovery = { claimed: 0, resumed: 0 };
   for (const row of expired) {
-    const latest = row.state === 'preparing' ? undefined : latestRun(await deps.repos.ci.runsOf(row.id));
+    const beforePublished = row.state === 'queued' || row.state === 'preparing';
+    const latest = beforePublished ? undefined : latestRun(await deps.repos.ci.runsOf(row.id));
     const runCompleted = latest?.status === 'completed';
-    const viaReconciler = row.state !== 'preparing' && !runCompleted && deps.backend.name !== 'local';
+    const viaReconciler = !beforePublished && !runCompleted && deps.backend.name !== 'local';
     // A lease a worker held and did not renew: that worker died (one more resume); one nobody held was handed over.
     const diedWith = row.leaseOwner;
     const claim = await deps.repos.leases.claimExpired(row.id, diedWith, viaReconciler ? RECONCILE_LEASE_SECONDS : leaseSeconds, diedWith !== null);

@@ -1,14 +1,10 @@
 /**
- * Thrown by a processor that gives its job back instead of finishing it: the worker returns the job to the queue,
- * without spending an attempt, to be taken again after `delayMs` (0: at once) by any worker. Used when the worker is
- * shutting down past its grace period (the lease released first), and when another live worker holds the lease of
- * the job's submission (the job looks again once that lease could have expired).
+ * Thrown by a processor that gives its job back instead of finishing it (the worker is shutting down past its grace
+ * period; the processor released its lease first): the worker puts the job back at the head of the queue, without
+ * spending an attempt, and the next worker takes it first.
  */
 export class HandBack extends Error {
-  constructor(
-    readonly reason: string,
-    readonly delayMs = 0,
-  ) {
+  constructor(readonly reason: string) {
     super(`job handed back: ${reason}`);
     this.name = 'HandBack';
   }

@@ -1,4 +1,4 @@
-import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { isAppError, isRetryable } from '../errors.js';
@@ -79,10 +79,10 @@ export function createWorkerSet(options: {
         } catch (error) {
           if (error instanceof DelayedError) throw error;
           if (isHandBack(error) && token !== undefined) {
-            // Back to the queue at once, no attempt spent: another worker (or this one restarted) takes it.
-            jobLogger.info({ reason: error.reason, delayMs: error.delayMs }, 'job handed back to the queue');
-            await job.moveToDelayed(Date.now() + error.delayMs, token);
-            throw new DelayedError();
+            // Back at the head of the queue, no attempt spent: another worker (or this one restarted) takes it first.
+            jobLogger.info({ reason: error.reason }, 'job handed back to the queue');
+            await job.moveToWait(token);
+            throw new WaitingError();
           }
           if (isRetryable(error)) {
             jobLogger.warn({ err: error }, 'job failed, will retry');

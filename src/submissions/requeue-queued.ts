@@ -36,7 +36,8 @@ export async function requeueQueued(deps: { repos: Pick<Repositories, 'leases' |
     const presence = await queues.inspect('prepare', ids);
     const missing = rows.filter((_, index) => presence[index] === 'missing').map((row) => row.id);
     const stuckBefore = options.stuckAfterMs === undefined ? null : Date.now() - options.stuckAfterMs;
-    const stuck = stuckBefore === null ? [] : rows.filter((row, index) => presence[index] === 'finished' && row.updatedAt.getTime() < stuckBefore).map((row) => row.id);
+    // A row a worker took (its lease) is the lease sweep's to resume.
+    const stuck = stuckBefore === null ? [] : rows.filter((row, index) => presence[index] === 'finished' && row.leaseOwner === null && row.updatedAt.getTime() < stuckBefore).map((row) => row.id);
     if (missing.length > 0) {
       await queues.addBulk('prepare', missing.map((id) => ({ payload: { submissionId: id }, options: { jobId: jobId('submission', id) } })));
       await repos.submissions.markEnqueued(missing);

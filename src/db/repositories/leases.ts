@@ -4,6 +4,7 @@ import type { SubmissionRow } from '../types.js';
 
 /** The states a lease is about: past `queued` (whose holder is its queue job) and not yet final. */
 export const LEASED_STATES = ['preparing', 'published', 'running'] as const;
+/** A prepare job holds the lease from before it moves the submission out of `queued`. */
 const HOLDABLE_STATES = ['queued', ...LEASED_STATES];
 
 /** What the recovery sweep needs to decide how to resume a submission whose lease expired. */
@@ -32,8 +33,9 @@ export interface LeaseRepository {
   /** Releases every lease of an owner (shutdown), expiring at once; returns how many. */
   releaseAll(owner: string): Promise<number>;
   /**
-   * Submissions past `queued` and not final whose lease expired, oldest first. A row without a lease (written
-   * before leases existed, or by a process without a keeper) counts as expired once untouched for `graceSeconds`.
+   * Submissions whose worker's lease expired, oldest first: past `queued` and not final, or still `queued` but taken
+   * by a prepare job. A row past `queued` without a lease (written before leases existed, or by a process without
+   * a keeper) counts as expired once untouched for `graceSeconds`.
    */
   findExpired(limit: number, graceSeconds: number): Promise<ExpiredLease[]>;
   /**
@@ -43,8 +45,8 @@ export interface LeaseRepository {
   claimExpired(id: string, expectedOwner: string | null, seconds: number, resumed: boolean): Promise<{ resumeCount: number } | null>;
   /** Counts one more resume of a submission (its queue job was replaced); returns the new count. */
   countResume(id: string): Promise<number>;
-  /** Queued submissions after `afterId` (id order), for checking their queue jobs: ids and when they last changed. */
-  listQueued(afterId: string | null, limit: number, createdBefore: Date): Promise<{ id: string; updatedAt: Date }[]>;
+  /** Queued submissions after `afterId` (id order), for checking their queue jobs: ids, when they last changed, who holds them. */
+  listQueued(afterId: string | null, limit: number, createdBefore: Date): Promise<{ id: string; updatedAt: Date; leaseOwner: string | null }[]>;
 }
 
 export function createLeaseRepository(prisma: Prisma, pool: pg.Pool): LeaseRepository {
@@ -86,8 +88,9 @@ export function createLeaseRepository(prisma: Prisma, pool: pg.Pool): LeaseRepos
     async findExpired(limit, graceSeconds) {
       const result = await pool.query<{ id: string; state: string; leaseOwner: string | null; resumeCount: number; cancelRequested: boolean }>(
         `SELECT "id", "state", "leaseOwner", "resumeCount", "cancelRequestedAt" IS NOT NULL AS "cancelRequested" FROM "Submission"
-         WHERE "state" = ANY($1::text[])
-           AND ("leaseExpiresAt" < now() OR ("leaseExpiresAt" IS NULL AND "updatedAt" < now() - make_interval(secs => $2)))
+         WHERE ("state" = ANY($1::text[])
+             AND ("leaseExpiresAt" < now() OR ("leaseExpiresAt" IS NULL AND "updatedAt" < now() - make_interval(secs => $2))))
+           OR ("state" = 'queued' AND "leaseOwner" IS NOT NULL AND "leaseExpiresAt" < now())
          ORDER BY "leaseExpiresAt" ASC NULLS FIRST LIMIT $3`,
         [[...LEASED_STATES], graceSeconds, limit],
       );
@@ -100,7 +103,7 @@ export function createLeaseRepository(prisma: Prisma, pool: pg.Pool): LeaseRepos
          WHERE "id" = $1::uuid AND "state" = ANY($5::text[]) AND "leaseOwner" IS NOT DISTINCT FROM $2
            AND ("leaseExpiresAt" IS NULL OR "leaseExpiresAt" < now())
          RETURNING "resumeCount"`,
-        [id, expectedOwner, seconds, resumed ? 1 : 0, [...LEASED_STATES]],
+        [id, expectedOwner, seconds, resumed ? 1 : 0, HOLDABLE_STATES],
       );
       return result.rows[0] ?? null;
     },
@@ -113,7 +116,7 @@ export function createLeaseRepository(prisma: Prisma, pool: pg.Pool): LeaseRepos
         where: { state: 'queued', createdAt: { lt: createdBefore }, ...(afterId === null ? {} : { id: { gt: afterId } }) },
         orderBy: { id: 'asc' },
         take: limit,
-        select: { id: true, updatedAt: true },
+        select: { id: true, updatedAt: true, leaseOwner: true },
       });
     },
   };

@@ -69,6 +69,15 @@ describe('submission leases in Postgres', () => {
     expect(await leases.claimExpired(handedOver, null, 30, false)).toEqual({ resumeCount: 0 });
     expect((await leases.findExpired(100, 3600)).map((row) => row.id)).not.toContain(dead);
     // A row without any lease counts as expired once untouched for the grace period.
+    // A queued row a prepare job took counts once its lease expired; a queued row nobody took (its queue job holds it) never does.
+    const taken = await newSubmission();
+    const waiting = await newSubmission();
+    await leases.acquire(taken, 'dead-prepare', 1);
+    await sleep(1100);
+    const found = (await leases.findExpired(100, 1)).map((row) => row.id);
+    expect(found).toContain(taken);
+    expect(found).not.toContain(waiting);
+    expect(await leases.claimExpired(taken, 'dead-prepare', 30, true)).toEqual({ resumeCount: 1 });
     const legacy = await newSubmission();
     await submissions.transition(legacy, ['queued'], 'preparing');
     expect((await leases.findExpired(100, 3600)).map((row) => row.id)).not.toContain(legacy);
