@@ -7,7 +7,7 @@
  * Prints wall time, submissions per minute, each worker's peak RSS, and checks every scenario ends with the same
  * results (each submission its expected verdict, one branch).
  *
- * Run: `npx tsx bench/campaign.ts [N] [--scenarios 1,3,1k,3k] [--seed 20261201] [--lease 15] [--sweep 5]`
+ * Run: `npx tsx bench/campaign.ts [N] [--scenarios 1,3,1k,3k] [--seed 20261201] [--lease 15] [--sweep 5] [--sleep 1.0-5.0] [--concurrency 2] [--worker-env KEY=value,…]`
  * (`--lease`/`--sweep`: LEASE_SECONDS and RECOVERY_INTERVAL_SECONDS of the workers; a killed worker's submissions
  * resume within lease + one sweep).
  */
@@ -41,10 +41,19 @@ const total = Number(positional[0] ?? 567);
 const seed = Number(flag('seed', '20261201'));
 const leaseSeconds = flag('lease', '15');
 const sweepSeconds = flag('sweep', '5');
+const [sleepMin, sleepMax] = flag('sleep', '1.0-5.0').split('-').map(Number) as [number, number];
+const concurrency = flag('concurrency', '2');
+/** Extra worker settings, `--worker-env KEY=value,KEY=value` (e.g. EXECUTOR_SANDBOX=off). */
+const workerEnv = Object.fromEntries(
+  flag('worker-env', '')
+    .split(',')
+    .filter((pair) => pair.includes('='))
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 const scenarios = flag('scenarios', '1,3,1k,3k').split(',').map((name) => ({ name, workers: Number.parseInt(name, 10), kill: name.endsWith('k') }));
 const INSTANCES = 21;
 
-/** Instance i: jobs `lint` and `test`, each sleeping a seeded 1.0–5.0 s; `test` then checks the status file. */
+/** Instance i: jobs `lint` and `test`, each sleeping a seeded `--sleep` range (default 1.0–5.0 s); `test` then checks the status file. */
 function workflow(lint: number, test: number): string {
   return `name: CI
 on: push
@@ -94,6 +103,8 @@ const env: Record<string, string> = {
   LEASE_SECONDS: leaseSeconds,
   RECOVERY_INTERVAL_SECONDS: sweepSeconds,
   EXECUTOR_NETWORK: 'none',
+  WORKER_CONCURRENCY: concurrency,
+  ...workerEnv,
   NODE_ENV: 'production',
   LOG_LEVEL: 'info',
 };
@@ -103,7 +114,8 @@ const live: WorkerProcess[] = [];
 try {
   await migrate({ pool: deps.db.pool, dir: migrationsDir() });
   const prng = createPrng(seed);
-  const durations = Array.from({ length: INSTANCES }, () => [1 + prng.int(0, 40) / 10, 1 + prng.int(0, 40) / 10] as const);
+  const steps = Math.round((sleepMax - sleepMin) * 10);
+  const durations = Array.from({ length: INSTANCES }, () => [sleepMin + prng.int(0, steps) / 10, sleepMin + prng.int(0, steps) / 10] as const);
   const files: Record<string, string> = { 'status.txt': 'broken\n', 'README.md': 'bench\n' };
   durations.forEach(([lint, test], i) => {
     files[`.github/workflows/w${i}.yml`] = workflow(lint, test);
@@ -116,8 +128,8 @@ try {
   }));
   await importInstances(Readable.from([rows.map((row) => `${JSON.stringify(row)}\n`).join('')]), deps.repos.instances, {});
   const meanSleep = durations.reduce((sum, [lint, test]) => sum + Math.max(lint, test), 0) / INSTANCES;
-  console.log(`campaign: ${total} submissions over ${INSTANCES} instances (seed ${seed}; per run two jobs sleeping 1.0–5.0 s, mean run ${meanSleep.toFixed(1)} s of sleep);`);
-  console.log(`workers: WORKER_CONCURRENCY=2, EXECUTOR_MAX_PARALLEL_JOBS=2, LEASE_SECONDS=${leaseSeconds}, RECOVERY_INTERVAL_SECONDS=${sweepSeconds}; ${(await import('node:os')).cpus().length} CPU cores`);
+  console.log(`campaign: ${total} submissions over ${INSTANCES} instances (seed ${seed}; per run two jobs sleeping ${sleepMin.toFixed(1)}–${sleepMax.toFixed(1)} s, mean run ${meanSleep.toFixed(1)} s of sleep);`);
+  console.log(`workers: WORKER_CONCURRENCY=${concurrency}, EXECUTOR_MAX_PARALLEL_JOBS=2, LEASE_SECONDS=${leaseSeconds}, RECOVERY_INTERVAL_SECONDS=${sweepSeconds}${Object.entries(workerEnv).map(([key, value]) => `, ${key}=${value}`).join('')}; ${(await import('node:os')).cpus().length} CPU cores`);
 
   const results: Record<string, { wall: number; perMinute: number; peaks: Sample[]; attempts: number; resumed: number; verdicts: string; killedAt: number | null }> = {};
   for (const scenario of scenarios) {

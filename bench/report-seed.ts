@@ -17,11 +17,11 @@ const runUuid = (run: number): string => `10000000-0000-4000-8000-${String(run).
 export async function seedCiDataset(pool: pg.Pool, data: { instances: readonly CiInstance[]; runs: readonly CiRunInput[] }): Promise<CiRunInput[]> {
   const { instances, runs } = data;
   await pool.query(
-    `INSERT INTO "Instance" ("id", "repoOwner", "repoName", "workflowPath", "workflow", "shaFail", "diff", "labels", "rawLabels", "protectedPaths", "basePassingTests", "health", "contentHash", "updatedAt")
+    `INSERT INTO "Instance" ("id", "repoOwner", "repoName", "workflowPath", "workflow", "shaFail", "diff", "labels", "rawLabels", "protectedPaths", "basePassingTests", "health", "lifecycle", "lifecycleReason", "contentHash", "updatedAt")
      SELECT i.id, split_part(i.repo, '/', 1), split_part(i.repo, '/', 2), '.github/workflows/ci.yml', 'on: push', repeat('a', 40), '',
-            ARRAY(SELECT json_array_elements_text(i.labels::json)), '{}', '{}', '{}', i.health, 'x', now()
-     FROM json_to_recordset($1::json) AS i(id text, repo text, labels text, health text)`,
-    [JSON.stringify(instances.map((instance) => ({ id: instance.id, repo: instance.repo, labels: JSON.stringify(instance.labels), health: instance.health })))],
+            ARRAY(SELECT json_array_elements_text(i.labels::json)), '{}', '{}', '{}', i.health, COALESCE(i.lifecycle, 'active'), i."lifecycleReason", 'x', now()
+     FROM json_to_recordset($1::json) AS i(id text, repo text, labels text, health text, lifecycle text, "lifecycleReason" text)`,
+    [JSON.stringify(instances.map((instance) => ({ id: instance.id, repo: instance.repo, labels: JSON.stringify(instance.labels), health: instance.health, lifecycle: instance.lifecycle ?? 'active', lifecycleReason: instance.lifecycleReason ?? null })))],
   );
   const stored: CiRunInput[] = [];
   for (const [r, run] of runs.entries()) {

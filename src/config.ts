@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import type { ActionSettings } from './executor/actions/types.js';
 import type { SandboxSettings } from './executor/sandbox/settings.js';
+import type { ContainerSettings } from './executor/container/settings.js';
+import { parseLabelImages } from './executor/container/settings.js';
 import { projectRoot } from './paths.js';
 
 /**
@@ -83,6 +86,20 @@ const schema = z
     EXECUTOR_STEP_CPU_SECONDS: positiveInt.default(7200),
     EXECUTOR_STEP_FILE_SIZE_MB: positiveInt.default(4096),
     EXECUTOR_STEP_MAX_OUTPUT_BYTES: positiveInt.default(1024 * 1024 * 1024),
+    // jobs in containers (docs/local-containers.md)
+    LOCAL_RUNTIME: z.enum(['auto', 'docker', 'podman', 'host']).default('auto'),
+    LOCAL_RUNNER_IMAGE: z.string().default(''),
+    LOCAL_RUNNER_IMAGE_LABELS: z.string().default('').refine((v) => v.split(',').every((p) => p.trim() === '' || /^[^=\s]+=\S+$/.test(p.trim())), 'a list of <label>=<image>'),
+    LOCAL_NETWORK: z.enum(['none', 'egress']).default('none'),
+    LOCAL_EGRESS_NETWORK: z.string().default('bridge'),
+    LOCAL_CONTAINER_CPUS: z.coerce.number().positive().default(2),
+    LOCAL_CONTAINER_USER: z.enum(['unprivileged', 'root']).default('unprivileged'),
+    LOCAL_SERVICE_HEALTH_TIMEOUT_MS: positiveInt.default(120_000),
+    LOCAL_IMAGE_MIRROR: z.url().default('http://deb.debian.org/debian'),
+    LOCAL_IMAGE_CACHE_DIR: z.string().default('/var/cache/ci-replay/debootstrap'),
+    ACTIONS_BASE_URL: z.url().default('https://github.com'),
+    ACTIONS_TOKEN: z.string().min(1).optional(),
+    LOCAL_ACTIONS: z.enum(['online', 'offline']).default('online'),
     NO_RUN_GRACE_SECONDS: positiveInt.default(600),
     RUN_TIMEOUT_MINUTES: positiveInt.default(360),
     MATRIX_STRATEGY: z.enum(['first', 'newest-python', 'from-logs']).default('from-logs'),
@@ -90,14 +107,19 @@ const schema = z
     PIN_INDEX_URL: z.url().optional(),
     RECOVERY_INTERVAL_SECONDS: positiveInt.default(60),
     REVALIDATE_INTERVAL_HOURS: z.coerce.number().min(0).default(0),
-    REVALIDATE_REPEATS: positiveInt.default(2),
+    REVALIDATE_REPEATS: positiveInt.max(10).default(3),
     REVALIDATE_BATCH: positiveInt.default(10),
+    REVALIDATE_MAX_CONCURRENT: positiveInt.default(4),
+    REVALIDATE_TICK_SECONDS: positiveInt.default(60),
+    REVALIDATE_PRIORITY: positiveInt.max(2_097_152).default(1000),
     TRACK_MAX_ROUNDS: positiveInt.max(100).default(20),
     SHUTDOWN_GRACE_MS: positiveInt.default(30_000),
     DB_OUTAGE_DEADLINE_MINUTES: z.coerce.number().positive().default(60),
     LEASE_SECONDS: positiveInt.min(2).default(60),
     LEASE_MAX_RESUMES: z.coerce.number().int().min(0).default(3),
     FAULT_PAUSE_AT: z.enum(FAULT_STEPS).optional(),
+    UI_SESSION_SECRET: z.string().min(32, 'at least 32 characters (e.g. `openssl rand -hex 32`)').optional(),
+    UI_SESSION_HOURS: positiveInt.max(24 * 30).default(12),
   })
   .superRefine((env, ctx) => {
     if (env.FAULT_PAUSE_AT !== undefined && env.NODE_ENV !== 'test') {
@@ -158,14 +180,35 @@ export interface Config {
     outputCapBytes: number;
     /** The step sandbox of the local executor (README: "Isolation model"). */
     sandbox: SandboxSettings;
+    /** Jobs in containers (LOCAL_RUNTIME, LOCAL_RUNNER_IMAGE, LOCAL_NETWORK, …: docs/local-containers.md). */
+    container: ContainerSettings;
+    /** How `ci-replay images build` builds runner images: Debian mirror, .deb cache, scratch directory. */
+    images: { mirror: string; cacheDir: string; workDir: string };
     /** The service's secrets, masked in every job log: passwords of DATABASE_URL / REDIS_URL / PIN_INDEX_URL, the App key and webhook secret. */
     secretValues: string[];
+    /** Marketplace actions: ACTIONS_BASE_URL, ACTIONS_TOKEN, LOCAL_ACTIONS, cached in DATA_DIR/actions (docs/local-actions.md). */
+    actions: ActionSettings;
   };
   pipeline: { noRunGraceSeconds: number; runTimeoutMinutes: number };
   /** Scheduled re-validation: every instance replayed (baseline must fail, ground truth must pass) `repeats` times. */
-  revalidation: { intervalHours: number; repeats: number; batch: number };
+  revalidation: {
+    intervalHours: number;
+    repeats: number;
+    batch: number;
+    /** At most this many re-validation replays not finished at once (the budget). */
+    maxConcurrent: number;
+    /** How often the re-validation scheduler runs (settle, start due instances, dispatch replays). */
+    tickSeconds: number;
+    /** BullMQ priority of re-validation prepare jobs: interactive submissions (no priority) go first. */
+    priority: number;
+  };
   /** SWE-CI multi-round tracks: most rounds a track accepts. */
   tracks: { maxRounds: number };
+  /**
+   * The dashboard (/ui): sessionSecret signs the session cookie (undefined: a random secret per process, so sessions
+   * end when the API restarts and are not shared between API processes); sessionHours: how long a login lasts.
+   */
+  ui: { sessionSecret: string | undefined; sessionHours: number };
   standardize: {
     matrixStrategy: 'first' | 'newest-python' | 'from-logs';
     pinDependencies: boolean;
@@ -265,17 +308,44 @@ function parseConfig(source: NodeJS.ProcessEnv): Config {
         },
         firewallChain: 'CI_REPLAY_STEPS',
       },
+      container: {
+        runtime: env.LOCAL_RUNTIME,
+        runnerImage: env.LOCAL_RUNNER_IMAGE,
+        labelImages: parseLabelImages(env.LOCAL_RUNNER_IMAGE_LABELS),
+        network: env.LOCAL_NETWORK,
+        egressNetwork: env.LOCAL_EGRESS_NETWORK,
+        cpus: env.LOCAL_CONTAINER_CPUS,
+        user: env.LOCAL_CONTAINER_USER,
+        serviceHealthTimeoutMs: env.LOCAL_SERVICE_HEALTH_TIMEOUT_MS,
+        hostNode: null,
+      } satisfies ContainerSettings,
+      images: { mirror: env.LOCAL_IMAGE_MIRROR, cacheDir: resolve(env.LOCAL_IMAGE_CACHE_DIR), workDir: join(resolve(env.DATA_DIR), 'image-build') },
       secretValues: secretValues([
         urlPassword(env.DATABASE_URL),
         urlPassword(env.REDIS_URL),
         env.PIN_INDEX_URL === undefined ? undefined : urlPassword(env.PIN_INDEX_URL),
         privateKey,
         env.WEBHOOK_SECRET,
+        env.ACTIONS_TOKEN,
       ]),
+      actions: {
+        baseUrl: env.ACTIONS_BASE_URL.replace(/\/+$/, ''),
+        mode: env.LOCAL_ACTIONS,
+        cacheDir: join(resolve(env.DATA_DIR), 'actions'),
+        token: env.ACTIONS_TOKEN,
+      },
     },
     pipeline: { noRunGraceSeconds: env.NO_RUN_GRACE_SECONDS, runTimeoutMinutes: env.RUN_TIMEOUT_MINUTES },
-    revalidation: { intervalHours: env.REVALIDATE_INTERVAL_HOURS, repeats: env.REVALIDATE_REPEATS, batch: env.REVALIDATE_BATCH },
+    revalidation: {
+      intervalHours: env.REVALIDATE_INTERVAL_HOURS,
+      repeats: env.REVALIDATE_REPEATS,
+      batch: env.REVALIDATE_BATCH,
+      maxConcurrent: env.REVALIDATE_MAX_CONCURRENT,
+      tickSeconds: env.REVALIDATE_TICK_SECONDS,
+      priority: env.REVALIDATE_PRIORITY,
+    },
     tracks: { maxRounds: env.TRACK_MAX_ROUNDS },
+    ui: { sessionSecret: env.UI_SESSION_SECRET, sessionHours: env.UI_SESSION_HOURS },
     standardize: {
       matrixStrategy: env.MATRIX_STRATEGY,
       pinDependencies: env.PIN_DEPENDENCIES,

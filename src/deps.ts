@@ -15,7 +15,9 @@ import { join } from 'node:path';
 import { resultRoutes } from './http/routes/results.js';
 import { reportRoutes } from './http/routes/reports.js';
 import { sweepRoutes } from './http/routes/sweep.js';
+import { instanceCheckRoutes } from './http/routes/instances-check.js';
 import { trackRoutes } from './http/routes/tracks.js';
+import { dashboardRoutes } from './http/dashboard/index.js';
 import { createTrackService } from './tracks/index.js';
 import { createGithubParts, type GithubParts } from './backends/github/parts.js';
 
@@ -106,6 +108,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       outputCapBytes: config.executor.outputCapBytes,
       sandbox: config.executor.sandbox,
       secretValues: config.executor.secretValues,
+      actions: config.executor.actions,
       ...(overrides.stepEnv !== undefined ? { stepEnv: overrides.stepEnv } : {}),
     });
   const mirrors = createMirrorCache({ dataDir: config.dataDir, logger });
@@ -123,7 +126,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     mirrors,
     logStore,
     deliveries: createDeliveryProcessor(github?.deliveryHooks ?? []),
-    routes: [resultRoutes(logStore), reportRoutes, trackRoutes(tracks), sweepRoutes({ repos, mirrors, queues, logger }), ...(github?.routes ?? [])],
+    routes: [resultRoutes(logStore), reportRoutes, trackRoutes(tracks), sweepRoutes({ repos, mirrors, queues, logger }), instanceCheckRoutes({ config, repos, mirrors, backend, logger }), ...(github?.routes ?? []), dashboardRoutes({ config, redis })],
     github,
     async close() {
       await github?.close();

@@ -10,7 +10,7 @@ import { createWorkerSet, QUEUE_NAMES, type Processors, type QueueName, type Wor
 import { endForDatabaseOutage } from './pipeline/database-outage.js';
 import { createRedis } from './queue/index.js';
 import { createWorkflowLinter } from './workflows/index.js';
-import { revalidateDue, settleRevalidations, startRevalidation } from './revalidation/service.js';
+import { revalidationTick, startRevalidation } from './revalidation/service.js';
 import { createLeaseKeeper, type LeaseKeeper } from './pipeline/lease-keeper.js';
 import { resumeExpiredLeases } from './pipeline/recover-leases.js';
 import type { Payload } from './queue/index.js';
@@ -77,7 +77,7 @@ export async function createWorkers(deps: Deps, options: { autorun?: boolean } =
   const connection = createRedis(deps.config.redisUrl, 'worker');
   const schedules: [string, number, Payload<'maintenance'>][] = [
     ['recover', deps.config.worker.recoveryIntervalSeconds * 1000, { task: 'recover' }],
-    ['revalidate', 60_000, { task: 'revalidate' }],
+    ['revalidate', deps.config.revalidation.tickSeconds * 1000, { task: 'revalidate' }],
     ['reconcile', 5 * 60_000, { task: 'reconcile' }],
   ];
   /**
@@ -130,14 +130,13 @@ export async function createWorkers(deps: Deps, options: { autorun?: boolean } =
         return;
       }
       if (payload.task === 'revalidate' && payload.instanceId !== undefined) {
-        await startRevalidation({ ...deps, logger }, payload.instanceId, deps.config.revalidation.repeats);
+        await startRevalidation({ ...deps, logger }, payload.instanceId, deps.config.revalidation.repeats, { trigger: 'schedule' });
         return;
       }
-      if (deps.config.revalidation.intervalHours > 0) {
-        await revalidateDue({ ...deps, logger }, { maxAgeMs: deps.config.revalidation.intervalHours * 3_600_000, limit: deps.config.revalidation.batch, repeats: deps.config.revalidation.repeats });
-      } else {
-        await settleRevalidations({ ...deps, logger });
-      }
+      // Settles finished re-validations, opens due ones (REVALIDATE_INTERVAL_HOURS > 0) and creates replays within
+      // REVALIDATE_MAX_CONCURRENT; all state is in Postgres, so a restarted worker picks up where it stopped.
+      const interval = deps.config.revalidation.intervalHours;
+      await revalidationTick({ ...deps, logger }, { maxAgeMs: interval > 0 ? interval * 3_600_000 : null, limit: deps.config.revalidation.batch });
     },
   };
   const set = createWorkerSet({

@@ -16,6 +16,8 @@ export interface ImportSummary {
 export interface ImportOptions extends ParseOptions {
   /** Any rejected row refuses the whole import (422 `rows_rejected`, nothing written); default: valid rows are imported. */
   atomic?: boolean;
+  /** Called with the id of every valid row (e.g. to check the imported instances afterwards). */
+  onValid?: (id: string) => void;
 }
 
 export interface JsonlImportOptions extends ImportOptions {
@@ -65,6 +67,7 @@ async function importParsed(results: AsyncIterable<ParseResult>, repository: Ins
     for await (const result of results) {
       if (result.ok) {
         await spool.write(result.instance);
+        options.onValid?.(result.instance.id);
         continue;
       }
       summary.failed += 1;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { InstanceInput } from '../db/index.js';
 import { normalizeErrorType } from '../domain/error-types.js';
 import { DEFAULT_HYGIENE_LIMITS, findInputProblem } from '../util/input-hygiene.js';
+import { mapOwner, type OwnerMap } from './owner-map.js';
 
 /** Fields of a CI-Repair-Bench row, plus ci-replay's optional extensions (upstream_url, protected_paths, …). */
 const jsonList = <T extends z.ZodType>(item: T) =>
@@ -71,6 +72,8 @@ export interface RowError {
 export interface ParseOptions {
   /** Replaces repo_owner (some released rows name a fork's owner); the released owner is kept as sourceRepoOwner. */
   upstreamOwner?: string;
+  /** Dataset owner → upstream owner per repository (wins over upstreamOwner for the repositories it names). */
+  ownerMap?: OwnerMap;
   dataset?: string;
 }
 
@@ -94,7 +97,7 @@ export function parseInstanceObject(raw: unknown, line: number, options: ParseOp
   if (unclean !== null) return { ok: false, error: { line, id: rawId, code: unclean.code, message: unclean.message } };
   const parsed = instanceRowSchema.safeParse(raw);
   if (!parsed.success) {
-    const message = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'row'}: ${issue.message}`).join('; ');
+    const message = parsed.error.issues.map((issue) => describeIssue(raw, issue)).join('; ');
     return { ok: false, error: { line, id: rawId, code: 'invalid_row', message } };
   }
   const row = parsed.data;
@@ -111,7 +114,7 @@ export function parseInstanceObject(raw: unknown, line: number, options: ParseOp
   if (commitDate === 'invalid') {
     return { ok: false, error: { line, id: row.id, code: 'invalid_row', message: `commit_date: ${String(row.commit_date)} is not a date` } };
   }
-  const owner = options.upstreamOwner ?? row.repo_owner;
+  const owner = mapOwner(options.ownerMap, row.repo_owner, row.repo_name) ?? options.upstreamOwner ?? row.repo_owner;
   const base = {
     id: row.id,
     dataset: row.dataset ?? options.dataset ?? 'ci-repair-bench',
@@ -151,3 +154,15 @@ function parseDate(value: string | number | null | undefined): Date | null | 'in
   const date = typeof value === 'number' ? new Date(value > 1e12 ? value : value * 1000) : new Date(value);
   return Number.isNaN(date.getTime()) ? 'invalid' : date;
 }
+
+/** One schema problem as a person reads it: a field the row lacks is `id is required`, others `field: what is wrong`. */
+function describeIssue(raw: unknown, issue: z.core.$ZodIssue): string {
+  const field = issue.path.join('.');
+  if (field === '') return `row: ${raw === null || typeof raw !== 'object' || Array.isArray(raw) ? 'must be a JSON object' : issue.message}`;
+  let value: unknown = raw;
+  for (const key of issue.path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key as PropertyKey] : undefined;
+  if (value === undefined || (value === null && issue.path.length === 1 && REQUIRED.has(field))) return `${field} is required`;
+  return `${field}: ${issue.message}`;
+}
+
+const REQUIRED = new Set(['id', 'repo_owner', 'repo_name', 'workflow_path', 'workflow', 'sha_fail']);

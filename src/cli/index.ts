@@ -1,8 +1,5 @@
-import { createReadStream } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { mintToken } from '../auth/tokens.js';
-import { importInstanceRows, importInstances } from '../catalog/import-instances.js';
-import { parquetFile, readParquetRows } from '../catalog/read-parquet.js';
 import { ROLES, type Role } from '../domain/states.js';
 import { invalidInput } from '../errors.js';
 import { createDeps } from '../deps.js';
@@ -13,6 +10,9 @@ import { registerClassifyCommand } from './classify-command.js';
 import { registerReportCommands } from './report-commands.js';
 import { registerOpsCommands } from './ops-commands.js';
 import { registerDatasetCommand } from './dataset-command.js';
+import { registerImportCommand } from './import-command.js';
+import { registerInstancesCommand } from './instances-command.js';
+import { registerHealthCommands } from './health-commands.js';
 
 const role = (value: string): Role => {
   if ((ROLES as readonly string[]).includes(value)) return value as Role;
@@ -44,32 +44,6 @@ export function buildProgram(io: Io = processIo): Command {
     .action(async () => {
       const applied = await withDeps((deps) => runMigrations(deps));
       io.out(applied.length === 0 ? 'database is up to date' : `applied ${applied.length} migration(s): ${applied.join(', ')}`);
-    });
-
-  program
-    .command('import')
-    .description('import instances from a CI-Repair-Bench-style JSONL or Parquet file (re-import is idempotent by id)')
-    .argument('<file>', 'JSONL file (one instance per line) or the released .parquet file')
-    .option('--upstream-owner <owner>', 'override repo_owner with the upstream owner')
-    .option('--dataset <name>', 'dataset name recorded with each instance')
-    .option('--json', 'print the summary as JSON')
-    .action(async (file: string, options: { upstreamOwner?: string; dataset?: string; json?: boolean }) => {
-      const parseOptions = {
-        ...(options.upstreamOwner !== undefined ? { upstreamOwner: options.upstreamOwner } : {}),
-        ...(options.dataset !== undefined ? { dataset: options.dataset } : {}),
-      };
-      const summary = await withDeps(async (deps) =>
-        file.endsWith('.parquet')
-          ? importInstanceRows(readParquetRows(await parquetFile(file)), deps.repos.instances, parseOptions)
-          : importInstances(createReadStream(file), deps.repos.instances, parseOptions),
-      );
-      if (options.json === true) {
-        io.out(JSON.stringify(summary, null, 2));
-      } else {
-        io.out(`created ${summary.created}, updated ${summary.updated}, unchanged ${summary.unchanged}, failed ${summary.failed}`);
-        for (const error of summary.errors) io.err(`line ${error.line}${error.id === null ? '' : ` (id ${error.id})`}: ${error.code}: ${error.message}`);
-      }
-      if (summary.failed > 0 && summary.created + summary.updated + summary.unchanged === 0) process.exitCode = 2;
     });
 
   const token = program.command('token').description('manage API tokens');
@@ -120,6 +94,9 @@ export function buildProgram(io: Io = processIo): Command {
   registerReportCommands(program, io);
   registerOpsCommands(program, io);
   registerDatasetCommand(program, io);
+  registerImportCommand(program, io);
+  registerInstancesCommand(program, io);
+  registerHealthCommands(program, io);
   return program;
 }
 

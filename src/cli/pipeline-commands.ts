@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import type { Io } from './context.js';
 import { startRevalidation } from '../revalidation/service.js';
 import { withDeps } from './context.js';
-import { runLocalRows, verdictLines } from './run-local-result.js';
+import { runLocalTable, verdictLines } from './run-local-result.js';
 
 interface PatchOptions {
   instance: string;
@@ -92,15 +92,16 @@ export function registerPipelineCommands(program: Command, io: Io): void {
     .description('re-validate instances: queue replays of the unpatched commit (must fail) and the ground truth (must pass); a worker runs them and records each instance\'s health')
     .option('--instance <id...>', 'instance ids')
     .option('--all', 'every instance')
-    .option('--repeat <n>', 'replays of each side', (value) => Number.parseInt(value, 10), 2)
-    .action(async (options: { instance?: string[]; all?: boolean; repeat: number }) => {
+    .option('--repeat <n>', 'replays of each side (default REVALIDATE_REPEATS)', (value) => Number.parseInt(value, 10))
+    .action(async (options: { instance?: string[]; all?: boolean; repeat?: number }) => {
       if ((options.instance === undefined) === (options.all !== true)) throw invalidInput('invalid_arguments', 'give --instance <id...> or --all');
-      if (!Number.isInteger(options.repeat) || options.repeat < 1 || options.repeat > 10) throw invalidInput('invalid_arguments', '--repeat must be an integer from 1 to 10');
+      if (options.repeat !== undefined && (!Number.isInteger(options.repeat) || options.repeat < 1 || options.repeat > 10)) throw invalidInput('invalid_arguments', '--repeat must be an integer from 1 to 10');
       await withDeps(async (deps) => {
         const ids = options.instance ?? (await deps.repos.instances.listAll()).map((instance) => instance.id);
         for (const id of ids) {
           const started = await startRevalidation(deps, id, options.repeat);
-          io.out(`${id}: revalidation ${started.id} (${started.submissionIds.length} replays queued)`);
+          const queued = `${started.submissionIds.length} of ${started.repeats * 2} replays queued; a worker queues the rest within REVALIDATE_MAX_CONCURRENT`;
+          io.out(`${id}: revalidation ${started.id}${started.created ? '' : ' (already open)'} (${queued})`);
         }
       });
     });
@@ -154,9 +155,7 @@ export function registerPipelineCommands(program: Command, io: Io): void {
         const submission = await deps.repos.submissions.getSummary(id);
         if (submission === null) throw notFound('submission', id);
         const runs = await deps.repos.ci.runsOf(id);
-        const rows = runLocalRows((await Promise.all(runs.map((run) => deps.repos.ci.jobsOfRun(run.id)))).flat());
-        const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-        for (const row of rows) io.out(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
+        for (const line of runLocalTable((await Promise.all(runs.map((run) => deps.repos.ci.jobsOfRun(run.id)))).flat(), submission)) io.out(line);
         io.out(`\n${verdictLines(submission).join('\n')}`);
         const state = submission.state as SubmissionState;
         if (!isTerminal(state) || submission.verdict !== 'passed') process.exitCode = 1;

@@ -5,6 +5,7 @@ import { createBenchRepoRepository, type BenchRepoRepository } from './repositor
 import { createDeliveryRepository, type DeliveryRepository } from './repositories/deliveries.js';
 import { createInstanceRepository, type InstanceRepository } from './repositories/instances.js';
 import { createRevalidationRepository, type RevalidationRepository } from './repositories/revalidations.js';
+import { createInstanceHealthRepository, type InstanceHealthRepository } from './repositories/instance-health.js';
 import { createRunRepository, type RunRepository } from './repositories/runs.js';
 import { createSubmissionRepository, type SubmissionRepository } from './repositories/submissions.js';
 import { createSubmissionBatchRepository, type SubmissionBatchRepository } from './repositories/submission-batches.js';
@@ -15,6 +16,9 @@ import { createSweepRepository, type SweepRepository } from './repositories/swee
 import { createDatasetPolicyRepository, type DatasetPolicyRepository } from './repositories/dataset-policies.js';
 import { createTestEvidenceRepository, type TestEvidenceRepository } from './repositories/test-evidence.js';
 import { createLeaseRepository, type LeaseRepository } from './repositories/leases.js';
+import { createBenchAccountRepository, type BenchAccountRepository } from './repositories/bench-accounts.js';
+import { createUiSessionRepository, type UiSessionRepository } from './repositories/ui-sessions.js';
+import { createDashboardRepository, type DashboardRepository } from './repositories/dashboard.js';
 
 export { createDb, type DbClient, type DbOptions } from './client.js';
 export { ensureDatabase, migrate, migrationStatus, readMigrations, type MigrationStatus } from './migrator.js';
@@ -24,7 +28,8 @@ export type { NewSubmission, SubmissionFilter, SubmissionPatch, SubmissionReposi
 export type { DeliveryRepository, NewDelivery } from './repositories/deliveries.js';
 export type { BatchCommit, NewBatch, StoredBatch, SubmissionBatchRepository } from './repositories/submission-batches.js';
 export type { RunRepository } from './repositories/runs.js';
-export type { RevalidationRepository } from './repositories/revalidations.js';
+export type { OpenRevalidation, RevalidationRepository } from './repositories/revalidations.js';
+export type * from './repositories/instance-health.js';
 export type { CiRecordRepository, JobWithSteps, NewFailureLabel } from './repositories/ci-records.js';
 export type { BenchRepoRepository } from './repositories/bench-repos.js';
 export type { TokenRepository } from './repositories/tokens.js';
@@ -34,6 +39,9 @@ export type * from './repositories/sweep.js';
 export type * from './repositories/dataset-policies.js';
 export type * from './repositories/test-evidence.js';
 export type { ExpiredLease, LeaseRepository } from './repositories/leases.js';
+export type * from './repositories/bench-accounts.js';
+export type * from './repositories/ui-sessions.js';
+export type * from './repositories/dashboard.js';
 
 export interface Repositories {
   instances: InstanceRepository;
@@ -44,6 +52,8 @@ export interface Repositories {
   deliveries: DeliveryRepository;
   ci: CiRecordRepository;
   revalidations: RevalidationRepository;
+  /** Instance lifecycle (active → suspect → quarantined), its history, and the health summary's queries. */
+  instanceHealth: InstanceHealthRepository;
   benchRepos: BenchRepoRepository;
   reports: ReportRepository;
   tracks: TrackRepository;
@@ -52,6 +62,10 @@ export interface Repositories {
   testEvidence: TestEvidenceRepository;
   /** Who works on a submission until when (see README "Reliability"). */
   leases: LeaseRepository;
+  /** Dashboard (/ui) sessions opened by a token login. */
+  uiSessions: UiSessionRepository;
+  /** The dashboard's read models. */
+  dashboard: DashboardRepository;
 }
 
 /** The repositories, each method guarded: database failures reach callers typed (see guardRepositories, mapDbError). */
@@ -65,6 +79,7 @@ export function createRepositories(db: DbClient): Repositories {
     deliveries: createDeliveryRepository(db.prisma, db.pool),
     ci: createCiRecordRepository(db.prisma),
     revalidations: createRevalidationRepository(db.prisma),
+    instanceHealth: createInstanceHealthRepository(db.prisma),
     benchRepos: createBenchRepoRepository(db.prisma),
     reports: createReportRepository(db.prisma),
     tracks: createTrackRepository(db.prisma),
@@ -72,6 +87,9 @@ export function createRepositories(db: DbClient): Repositories {
     datasetPolicies: createDatasetPolicyRepository(db.prisma),
     testEvidence: createTestEvidenceRepository(db.prisma),
     leases: createLeaseRepository(db.prisma, db.pool),
+    benchAccounts: createBenchAccountRepository(db.prisma),
+    uiSessions: createUiSessionRepository(db.prisma),
+    dashboard: createDashboardRepository(db.prisma),
   });
 }
 

@@ -135,9 +135,16 @@ export interface OutcomeEvidence {
 export const SUBMISSION_KINDS = ['candidate', 'baseline', 'reference', 'revalidation'] as const;
 export type SubmissionKind = (typeof SUBMISSION_KINDS)[number];
 
-/** `unreplayable`: every baseline and ground-truth replay on a backend ended `infra_error` (see revalidation). */
-export const INSTANCE_HEALTH = ['unknown', 'healthy', 'flaky', 'drifted', 'unreplayable'] as const;
+/**
+ * An instance's verdict from its last re-validation (docs/revalidation.md): `broken` cannot be prepared (commit gone,
+ * ground truth does not apply, workflow invalid); `unreplayable`: the backend's preflight or infrastructure stops it.
+ */
+export const INSTANCE_HEALTH = ['unknown', 'healthy', 'flaky', 'drifted', 'broken', 'unreplayable'] as const;
 export type InstanceHealth = (typeof INSTANCE_HEALTH)[number];
+
+/** An instance's lifecycle: only `active` instances are scored by default (docs/revalidation.md). */
+export const INSTANCE_LIFECYCLE = ['active', 'suspect', 'quarantined'] as const;
+export type InstanceLifecycle = (typeof INSTANCE_LIFECYCLE)[number];
 
 export const ROLES = ['operator', 'submitter'] as const;
 export type Role = (typeof ROLES)[number];

@@ -37,3 +37,4 @@ export { logTimestamp } from './log-writer.js';
 export type { SandboxSettings, StepLimits } from './sandbox/index.js';
 export { DEFAULT_SANDBOX_SETTINGS, describeSandbox, firewallAvailable } from './sandbox/index.js';
 export { BUILTIN_ACTION_NAMES } from './builtin-actions/index.js';
+export type { ActionSettings } from './actions/index.js';

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { CiConclusion, CiEvent, StepOutcome } from '../domain/ci-events.js';
 import type { DispatchInputValues } from './dispatch-inputs.js';
+import type { ActionSettings } from './actions/index.js';
+import type { ContainerSettings } from './container/index.js';
 import type { SandboxSettings } from './sandbox/index.js';
 
 /** Options of {@link runWorkflow}: one workflow, one commit, one run attempt. */
@@ -54,6 +56,16 @@ export interface RunWorkflowOptions {
    * Default: {@link DEFAULT_SANDBOX_SETTINGS} (namespaces where possible, no network, default limits).
    */
   sandbox?: SandboxSettings;
+  /**
+   * Jobs in containers (docs/local-containers.md): runtime, runner image, network. Default: runtime `host` (the step
+   * sandbox above). The step limits and step uid range of `sandbox` apply to containers too.
+   */
+  container?: ContainerSettings;
+  /**
+   * Marketplace actions (`owner/repo[/path]@ref`): fetched from `baseUrl`, pinned and cached under `cacheDir`
+   * (docs/local-actions.md). Absent: only the built-in stand-ins run, any other `uses:` fails its step.
+   */
+  actions?: ActionSettings;
   /** Values replaced by `***` in every job log, annotation and summary from the first line on (the service's secrets). */
   secretValues?: string[];
   /** Grace period between SIGTERM and SIGKILL of a step's process group. Default 2000 ms. */

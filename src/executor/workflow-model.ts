@@ -37,6 +37,9 @@ export interface JobDef {
   strategy: { matrix?: unknown; failFast: boolean };
   /** Reasons this job cannot run locally (services, container, remote reusable workflow). */
   unsupported: string[];
+  /** The raw `container:` and `services:` (evaluated at "Set up job" when jobs run in containers). */
+  container?: unknown;
+  services?: unknown;
   /** `uses: ./.github/workflows/x.yml` of a job calling a local reusable workflow, with its `with:`. */
   callsWorkflow?: { path: string; with: Record<string, unknown> };
   /** Set on the jobs inlined from a reusable workflow. */
@@ -107,11 +110,15 @@ function parseStep(raw: unknown, jobKey: string, index: number): StepDef {
   return step;
 }
 
+/** Reasons that hold only where jobs run on the host (a container runtime runs services and `container:` jobs). */
+export const SERVICES_UNSUPPORTED = 'services are not supported by the local executor';
+export const CONTAINER_UNSUPPORTED = 'container jobs are not supported by the local executor';
+
 function parseJob(key: string, raw: unknown): JobDef {
   if (!isObj(raw)) throw invalidInput('invalid_workflow', `jobs.${key} is not a mapping`);
   const unsupported: string[] = [];
-  if (raw.services !== undefined) unsupported.push('services are not supported by the local executor');
-  if (raw.container !== undefined) unsupported.push('container jobs are not supported by the local executor');
+  if (raw.services !== undefined) unsupported.push(SERVICES_UNSUPPORTED);
+  if (raw.container !== undefined) unsupported.push(CONTAINER_UNSUPPORTED);
   const uses = str(raw.uses);
   if (uses !== undefined && !uses.startsWith('./')) {
     unsupported.push(`reusable workflows from other repositories are not supported by the local executor: ${uses}`);
@@ -129,6 +136,8 @@ function parseJob(key: string, raw: unknown): JobDef {
     strategy: { matrix: strategy.matrix, failFast: strategy['fail-fast'] !== false },
     unsupported,
   };
+  if (raw.container !== undefined) job.container = raw.container;
+  if (raw.services !== undefined) job.services = raw.services;
   const name = str(raw.name);
   if (name !== undefined) job.name = name;
   const condition = parseCondition(raw.if);

@@ -11,6 +11,7 @@ import { frameworkErrorHandler, installErrorHandler } from './error-handler.js';
 import { inputHygieneHook } from './validate.js';
 import { healthRoutes } from './routes/health.js';
 import { instanceRoutes, revalidationRoutes } from './routes/instances.js';
+import { instanceHealthRoutes } from './routes/instance-health.js';
 import { datasetRoutes } from './routes/datasets.js';
 import { runRoutes } from './routes/runs.js';
 import { submissionRoutes } from './routes/submissions.js';
@@ -20,7 +21,8 @@ export type ReadinessCheck = () => Promise<unknown>;
 export type RouteRegistrar = (app: FastifyInstance, deps: AppDeps) => void | Promise<void>;
 
 export interface AppDeps {
-  config: Pick<Config, 'publicUrl' | 'limits'>;
+  /** `revalidation` and `ciBackend`: re-validation settings (defaults when absent). */
+  config: Pick<Config, 'publicUrl' | 'limits'> & Partial<Pick<Config, 'revalidation' | 'ciBackend'>>;
   logger: Logger;
   repos: Repositories;
   submissions: SubmissionService;
@@ -65,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   healthRoutes(app, deps);
   instanceRoutes(app, deps);
   revalidationRoutes(app, deps);
+  instanceHealthRoutes(app, deps);
   runRoutes(app, deps);
   submissionRoutes(app, deps);
   datasetRoutes(app, deps);

@@ -22,6 +22,11 @@ export function authHook(tokens: TokenRepository) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const required = request.routeOptions.config.auth ?? 'any';
     if (required === 'public') return;
+    // Already known from a dashboard session cookie (src/http/dashboard/session.ts); the role check still applies.
+    if (request.principal !== null) {
+      if (required === 'operator' && request.principal.role !== 'operator') await reply.code(403).send(errorBody('forbidden', 'this operation needs an operator token'));
+      return;
+    }
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (match?.[1] === undefined) {

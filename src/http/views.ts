@@ -59,6 +59,8 @@ export function instanceSummaryView(instance: InstanceRow, groundTruth: GroundTr
     workflowPath: instance.workflowPath,
     labels: instance.labels,
     health: instance.health,
+    lifecycle: instance.lifecycle,
+    lifecycleReason: instance.lifecycleReason,
     commitDate: instance.commitDate,
     public: instance.public,
     groundTruth,

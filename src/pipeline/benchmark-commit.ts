@@ -33,9 +33,17 @@ export interface StandardizationRecord {
   protection: ProtectionRecord;
 }
 
-/** Where an instance's repository is fetched from: its `upstream_url`, else GitHub. */
-export function upstreamOf(instance: Pick<InstanceRow, 'repoOwner' | 'repoName' | 'upstreamUrl'>): { owner: string; name: string; url: string } {
-  return { owner: instance.repoOwner, name: instance.repoName, url: instance.upstreamUrl ?? `https://github.com/${instance.repoOwner}/${instance.repoName}.git` };
+/**
+ * Where an instance's repository is fetched from: its `upstream_url`, else GitHub; the fork owner the dataset row
+ * named (when the import mapped it to another upstream owner) is where missing commits are looked for last.
+ */
+export function upstreamOf(instance: Pick<InstanceRow, 'repoOwner' | 'repoName' | 'upstreamUrl'> & { sourceRepoOwner?: string | null }): { owner: string; name: string; url: string; forkOwners: string[] } {
+  return {
+    owner: instance.repoOwner,
+    name: instance.repoName,
+    url: instance.upstreamUrl ?? `https://github.com/${instance.repoOwner}/${instance.repoName}.git`,
+    forkOwners: instance.sourceRepoOwner == null ? [] : [instance.sourceRepoOwner],
+  };
 }
 
 /**

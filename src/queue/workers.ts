@@ -34,6 +34,8 @@ export interface WorkerSet {
 
 const BASE_DELAY_MS = 1000;
 const MAX_DELAY_MS = 5 * 60_000;
+/** How often a job may be found stalled before BullMQ fails it (see the worker options below). */
+export const MAX_STALLED_COUNT = 10;
 
 /** Retry delay decided by the error's type: rate-limited errors wait as told, transient ones back off exponentially. */
 export function retryDelay(attemptsMade: number, error: unknown): number {
@@ -100,6 +102,11 @@ export function createWorkerSet(options: {
         settings: { backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) => retryDelay(attemptsMade, error) },
         ...(options.lockDurationMs !== undefined ? { lockDuration: options.lockDurationMs } : {}),
         ...(options.stalledIntervalMs !== undefined ? { stalledInterval: options.stalledIntervalMs } : {}),
+        // A job is found stalled when its worker died, or when a busy event loop let its short lock (half a lease)
+        // lapse. Every processor is idempotent and a submission's takeovers are bounded by LEASE_MAX_RESUMES, so a
+        // stalled job goes back to the queue up to 10 times instead of BullMQ's default once (a dead worker plus one
+        // late lock renewal would otherwise fail a finalize job for good).
+        maxStalledCount: MAX_STALLED_COUNT,
       },
     );
     worker.on('error', (error) => logger.error({ err: error }, 'worker error'));

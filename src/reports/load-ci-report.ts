@@ -1,6 +1,6 @@
 import type { ReportRepository, ReportRun } from '../db/index.js';
 import { isErrorType, type ErrorType } from '../domain/error-types.js';
-import { INSTANCE_HEALTH, OUTCOMES, type InstanceHealth, type Outcome, type SubmissionState, type Verdict } from '../domain/states.js';
+import { INSTANCE_HEALTH, INSTANCE_LIFECYCLE, OUTCOMES, type InstanceHealth, type InstanceLifecycle, type Outcome, type SubmissionState, type Verdict } from '../domain/states.js';
 import { invalidInput, notFound } from '../errors.js';
 import { buildCiRepairReport, type CiInstance, type CiRepairReport, type CiRunInput, type CiSubmissionOutcome } from '../scoring/index.js';
 
@@ -11,7 +11,7 @@ export interface ReportDeps {
 
 /** Options of {@link loadCiRepairInputs} and {@link loadCiRepairReport}. */
 export interface LoadReportOptions {
-  /** Score flaky, drifted and unreplayable instances too (default false). */
+  /** Score instances that are not active (suspect, quarantined) too (default false). */
   includeUnhealthy?: boolean;
   /** Score every instance of this dataset (default: the datasets the runs' submissions touch). */
   dataset?: string;
@@ -21,6 +21,7 @@ const MAX_RUNS = 20;
 
 const errorTypes = (labels: readonly string[]): ErrorType[] => labels.filter(isErrorType);
 const isOutcome = (value: string | null): value is Outcome => value !== null && (OUTCOMES as readonly string[]).includes(value);
+const lifecycle = (value: string): InstanceLifecycle => (INSTANCE_LIFECYCLE as readonly string[]).includes(value) ? (value as InstanceLifecycle) : 'active';
 const health = (value: string): InstanceHealth => (INSTANCE_HEALTH as readonly string[]).includes(value) ? (value as InstanceHealth) : 'unknown';
 
 /** Checks the run ids (distinct, at most 20) and returns the runs in the order asked; unknown ids are a 404. */
@@ -52,6 +53,8 @@ export async function loadCiRepairInputs(
     repo: `${row.repoOwner}/${row.repoName}`,
     labels: errorTypes(row.labels),
     health: health(row.health),
+    lifecycle: lifecycle(row.lifecycle),
+    lifecycleReason: row.lifecycleReason,
   }));
   const byRun = new Map<string, CiSubmissionOutcome[]>(runs.map((run) => [run.id, []]));
   for (const row of submissionRows) {

@@ -37,13 +37,18 @@ export type SubmissionInput = z.input<typeof submissionInputSchema>;
 
 export type { BatchOptions, BatchOutcome, BatchResult, BatchRowError } from './create-batch.js';
 
+export interface CreateOptions {
+  /** BullMQ priority of the prepare job (1 = highest after unprioritized jobs); re-validation replays use a low one. */
+  priority?: number;
+}
+
 /**
  * `principal`: the API caller, who owns what it creates and sees only its own runs and submissions (operators see
  * all). Absent for the CLI and the pipeline: their submissions have no owner (operators only) and they see all.
  */
 export interface SubmissionService {
   /** The Idempotency-Key is scoped to the principal's token (`cli` without one). */
-  create(input: SubmissionInput, idempotencyKey?: string, principal?: Principal): Promise<{ submission: SubmissionSummary; created: boolean }>;
+  create(input: SubmissionInput, idempotencyKey?: string, principal?: Principal, options?: CreateOptions): Promise<{ submission: SubmissionSummary; created: boolean }>;
   /** All or nothing: see create-batch.ts. */
   createBatch(runId: string, lines: Readable, options?: BatchOptions): Promise<BatchOutcome>;
   /**
@@ -100,10 +105,10 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
     return { instanceId: input.instanceId, runId, kind: input.kind, patch, patchSha256, idempotencyKey, requestHash, ownerTokenId: principal?.tokenId ?? null };
   }
 
-  async function enqueue(ids: string[]): Promise<void> {
+  async function enqueue(ids: string[], priority?: number): Promise<void> {
     if (ids.length === 0) return;
     try {
-      await queues.addBulk('prepare', ids.map((id) => ({ payload: { submissionId: id }, options: { jobId: jobId('submission', id) } })));
+      await queues.addBulk('prepare', ids.map((id) => ({ payload: { submissionId: id }, options: { jobId: jobId('submission', id), ...(priority !== undefined ? { priority } : {}) } })));
       await repos.submissions.markEnqueued(ids);
     } catch (error) {
       logger.warn({ err: error, count: ids.length }, 'enqueue failed; recovery sweep will retry');
@@ -111,7 +116,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
   }
 
   return {
-    async create(raw, idempotencyKey, principal) {
+    async create(raw, idempotencyKey, principal, options = {}) {
       const input = submissionInputSchema.parse(raw);
       if (input.runId !== undefined) await visibleRun(repos, principal, input.runId);
       const row = await prepareRow(input, idempotencyKey === undefined ? null : scopedIdempotencyKey(principal, idempotencyKey), input.runId ?? null, principal);
@@ -119,7 +124,7 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
       if (!result.created && result.submission.requestHash !== row.requestHash) {
         throw conflict('idempotency_key_reused', `Idempotency-Key ${idempotencyKey ?? ''} was already used for a different request`);
       }
-      if (result.created) await enqueue([result.submission.id]);
+      if (result.created) await enqueue([result.submission.id], options.priority);
       return result;
     },
 

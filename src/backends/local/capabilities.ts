@@ -1,4 +1,4 @@
-import { BUILTIN_ACTION_NAMES, describeSandbox, type SandboxSettings } from '../../executor/index.js';
+import { BUILTIN_ACTION_NAMES, describeSandbox, type ActionSettings, type SandboxSettings } from '../../executor/index.js';
 import type { BackendCapabilities } from '../../workflows/index.js';
 
 /**
@@ -27,7 +27,10 @@ export const LOCAL_EXECUTOR_CAPABILITIES: BackendCapabilities = {
  * no_new_privs either way). Without it (EXECUTOR_SANDBOX=off, or auto where namespaces cannot be created) steps run
  * as the worker user, and whether `sudo` works there is the host's business, not a blocker.
  */
-export async function localExecutorCapabilities(settings: SandboxSettings): Promise<BackendCapabilities> {
+export async function localExecutorCapabilities(settings: SandboxSettings, actions?: ActionSettings): Promise<BackendCapabilities> {
   const sandbox = await describeSandbox(settings);
-  return { ...LOCAL_EXECUTOR_CAPABILITIES, root: sandbox.mode !== 'namespaces' };
+  // with action settings, marketplace JavaScript and composite actions are fetched, pinned and cached
+  // (src/executor/actions/, docs/local-actions.md); a Docker action among them fails at "Set up job" without a runtime
+  const marketplace = actions !== undefined;
+  return { ...LOCAL_EXECUTOR_CAPABILITIES, actions: { ...LOCAL_EXECUTOR_CAPABILITIES.actions, marketplace }, root: sandbox.mode !== 'namespaces' };
 }

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { BenchRepoRepository } from '../../db/index.js';
 import type { CiEvent, WorkflowJobEvent } from '../../domain/ci-events.js';
 import { readExecutorReport, type ExecutorJobReport } from '../../domain/executor-report.js';
-import { DEFAULT_SANDBOX_SETTINGS, runWorkflow, type JobResult, type SandboxSettings } from '../../executor/index.js';
+import { DEFAULT_SANDBOX_SETTINGS, runWorkflow, type ActionSettings, type JobResult, type SandboxSettings } from '../../executor/index.js';
 import { pushCommit, runGit, upstreamUrl } from '../../git/index.js';
 import { preflightWorkflow, type BackendCapabilities } from '../../workflows/index.js';
 import type { Artifact, CiBackend, JobRef, PublishInput, PublishResult, RunRef } from '../ci-backend.js';
@@ -28,6 +28,8 @@ export interface LocalBackendOptions {
   sandbox?: SandboxSettings;
   /** The service's secrets, masked in every job log. */
   secretValues?: string[];
+  /** Marketplace actions (ACTIONS_BASE_URL, LOCAL_ACTIONS, DATA_DIR/actions): fetched, pinned and cached. */
+  actions?: ActionSettings;
   /**
    * What the executor can run; the preflight checks workflows against it. Default: LOCAL_EXECUTOR_CAPABILITIES, with
    * root (sudo) allowed only where the step sandbox is off (localExecutorCapabilities).
@@ -98,7 +100,7 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
     name: 'local',
 
     async preflight(input) {
-      const capabilities = options.capabilities ?? (await localExecutorCapabilities(options.sandbox ?? DEFAULT_SANDBOX_SETTINGS));
+      const capabilities = options.capabilities ?? (await localExecutorCapabilities(options.sandbox ?? DEFAULT_SANDBOX_SETTINGS, options.actions));
       return preflightWorkflow({ workflow: input.workflow, callees: input.callees, capabilities });
     },
 
@@ -150,6 +152,7 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
         ...(options.hostEnv !== undefined ? { hostEnv: options.hostEnv } : {}),
         ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
         ...(options.secretValues !== undefined ? { secretValues: options.secretValues } : {}),
+        ...(options.actions !== undefined ? { actions: options.actions } : {}),
         signal: context.signal,
         onProcess: (pgid) => recordProcess(dir, runAttempt, pgid),
         nextJobId: bigId,

@@ -14,7 +14,17 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'actions-workflow-setup',
     type: 'Configuration Error',
     tool: 'actions',
-    linePattern: /^(?:##\[error\])?(?:Unable to resolve action `|Unable to process file command '\w+' successfully|Invalid format '|Get Pages site failed|No files were found with the provided path: |Path does not exist: |We were unable to automatically build your code)|This request has been automatically failed because it uses a deprecated version of|\$GITHUB_STEP_SUMMARY upload aborted|No file in \S+ matched to \[|failed with status: 403\b/,
+    linePattern: /^(?:##\[error\])?(?:Unable to resolve action `|Unable to process file command '\w+' successfully|Invalid format '|Get Pages site failed|Path does not exist: |jarsigner: unable to open jar file: |We were unable to automatically build your code)|This request has been automatically failed because it uses a deprecated version of|\$GITHUB_STEP_SUMMARY upload aborted|No file in \S+ matched to \[|failed with status: 403\b/,
+    example: { command: 'echo "name=value" >> "$GITHUB_OUTPUT"', lines: ["##[error]Unable to process file command 'output' successfully."] },
+  },
+  {
+    // upload-artifact prints the same sentence as a warning (`if-no-files-found: warn`) and as the step's failure;
+    // in a log without workflow-command markers it is usually the always() upload after the real failure.
+    id: 'actions-artifact-path',
+    type: 'Configuration Error',
+    tool: 'actions',
+    yieldsTo: ['Code Formatting', 'Code Linting', 'Syntax Error', 'Type Checking', 'Test Failure', 'Assertion Error', 'Runtime Error', 'Dependency Issues', 'Package Installation Error', 'Environment Error', 'Doc/Docstring'],
+    linePattern: /^(?:##\[error\])?No files were found with the provided path: /,
     example: { command: 'actions/upload-artifact@v4', lines: ['##[error]No files were found with the provided path: dist/**. No artifacts will be uploaded.'] },
   },
   {

@@ -100,8 +100,9 @@ export const RUNTIME_RULES: Rule[] = [
     type: 'Runtime Error',
     tool: 'python',
     yieldsTo: EXCEPTION_YIELDS,
-    // Python's closing line (`ValueError: …`, `pkg.mod.CustomError`, a bare `Exception: …`); not JVM stack frames.
-    linePattern: /^(?!AssertionError\b|org\.gradle\.|java\.|javax\.|kotlin\.|kotlinx\.|com\.android\.)((?:\w+\.)*(?:\w+(?:Error|Exception|Exit|Interrupt)|Exception))(?:: .*|$)/,
+    // Python's closing line (`ValueError: …`, `pkg.mod.CustomError`, a bare `Exception: …`); not JVM stack frames, not
+    // melos's `ScriptException` (a script's exit status, not an exception in the code).
+    linePattern: /^(?!AssertionError\b|ScriptException: The script \S+ failed to execute|org\.gradle\.|java\.|javax\.|kotlin\.|kotlinx\.|com\.android\.)((?:\w+\.)*(?:\w+(?:Error|Exception|Exit|Interrupt)|Exception))(?:: .*|$)/,
     headerPattern: /^\s*File "([^"]+)", line (\d+)/,
     findingParser: (m, state) =>
       state.header === undefined ? undefined : { path: state.header.path, line: state.header.line ?? 1, message: m[0].trim() },

@@ -118,6 +118,13 @@ export const PYTHON_BUILD_RULES: Rule[] = [
     example: { command: 'pip install nonexistent-pkg==1.0', lines: ['ERROR: No matching distribution found for nonexistent-pkg==1.0'] },
   },
   {
+    id: 'pip-requires-python',
+    type: 'Package Installation Error',
+    tool: 'pip',
+    linePattern: /^ERROR: Package '[^']+' requires a different Python: /,
+    example: { command: 'pip install .', lines: ["ERROR: Package 'kiteml' requires a different Python: 3.9.25 not in '>=3.10'"] },
+  },
+  {
     id: 'pip-build-failed',
     type: 'Package Installation Error',
     tool: 'pip',

@@ -48,7 +48,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
     id: 'flutter-test-exception',
     type: 'Runtime Error',
     tool: 'flutter',
-    linePattern: /^══╡ EXCEPTION CAUGHT BY [\w ]+╞═|^The following \w+(?:Error|Exception) was thrown/,
+    linePattern: /^══╡ EXCEPTION CAUGHT BY [\w ]+╞═|^The following \w+(?:Error|Exception) was thrown|^Multiple exceptions \(\d+\) were detected during the running of the current test, and at least one was/,
     context: { after: 2 },
     example: { command: 'flutter test', lines: ['══╡ EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK ╞════════════════'] },
   },

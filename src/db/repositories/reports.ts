@@ -14,6 +14,8 @@ export interface ReportInstance {
   repoName: string;
   labels: string[];
   health: string;
+  lifecycle: string;
+  lifecycleReason: string | null;
 }
 
 /** The columns of a submission a report needs (no patch, no standardization record). */
@@ -85,11 +87,11 @@ export function createReportRepository(prisma: Prisma): ReportRepository {
     async instancesForRuns(runIds, dataset) {
       if (dataset !== undefined) {
         return prisma.$queryRaw<ReportInstance[]>`
-          SELECT "id", "dataset", "repoOwner", "repoName", COALESCE("labels", '{}') AS "labels", "health" FROM "Instance"
+          SELECT "id", "dataset", "repoOwner", "repoName", COALESCE("labels", '{}') AS "labels", "health", "lifecycle", "lifecycleReason" FROM "Instance"
           WHERE "dataset" = ${dataset} ORDER BY "id"`;
       }
       return prisma.$queryRaw<ReportInstance[]>`
-        SELECT "id", "dataset", "repoOwner", "repoName", COALESCE("labels", '{}') AS "labels", "health" FROM "Instance"
+        SELECT "id", "dataset", "repoOwner", "repoName", COALESCE("labels", '{}') AS "labels", "health", "lifecycle", "lifecycleReason" FROM "Instance"
         WHERE "dataset" IN (
           SELECT DISTINCT i."dataset" FROM "Instance" i
           WHERE EXISTS (SELECT 1 FROM "Submission" s WHERE s."instanceId" = i."id" AND s."runId" = ANY(${[...runIds]}::uuid[]))

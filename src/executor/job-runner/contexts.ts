@@ -77,6 +77,15 @@ export function defaultVariables(input: JobInput, state: JobState, stepFiles: Re
   };
 }
 
+/** `job`: status, and in a container the job container and its services (`job.services.<id>.ports[<port>]`). */
+function jobContext(state: JobState): Record<string, ContextValue> {
+  const status = state.status.cancelled ? 'cancelled' : state.status.failed ? 'failure' : 'success';
+  const c = state.environment.container;
+  if (c === null) return { status };
+  const services = Object.fromEntries(Object.entries(state.environment.services).map(([id, s]) => [id, { id: s.id, network: s.network, ports: s.ports }]));
+  return { status, container: { id: c.name, network: Object.keys(services).length > 0 ? `container:${c.name}` : '' }, services };
+}
+
 export function buildContexts(input: JobInput, state: JobState, env: Record<string, string>): Contexts {
   return {
     github: githubContext(input, state.workspace),
@@ -84,7 +93,7 @@ export function buildContexts(input: JobInput, state: JobState, env: Record<stri
     matrix: input.matrix ?? {},
     needs: input.needs,
     steps: state.steps,
-    job: { status: state.status.cancelled ? 'cancelled' : state.status.failed ? 'failure' : 'success' },
+    job: jobContext(state),
     runner: { name: input.runnerName, os: 'Linux', arch: 'X64', temp: state.temp, tool_cache: state.temp, debug: '' },
     inputs: input.inputs,
     secrets: {},

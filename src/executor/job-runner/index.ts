@@ -2,6 +2,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StepOutcome } from '../../domain/ci-events.js';
 import { isAppError, permanent } from '../../errors.js';
+import { hasPreStage, prepareJobActions, runPreStage, runUses } from '../actions/index.js';
 import { hashFiles } from '../artifacts.js';
 import { writeEventFile } from '../event-payload/index.js';
 import type { EvalEnv } from '../expressions.js';
@@ -15,7 +16,9 @@ import type { JobInput, JobState } from './job-state.js';
 import { killOrphans, runScript } from './run-script.js';
 import type { StepExecution, StepRuntime } from './step-runtime.js';
 import { createFileCommands } from './step-runtime.js';
-import { runBuiltinInSandbox, setUpSandbox } from './sandbox-setup.js';
+import { hostEnvironment } from '../container/index.js';
+import { CONTAINER_UNSUPPORTED, SERVICES_UNSUPPORTED } from '../workflow-model.js';
+import { setUpJobEnvironment, usesContainers } from './container-setup.js';
 
 const stringify = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
@@ -60,8 +63,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   const log = new JobLog({ path: input.logPath, capBytes: input.outputCapBytes, now, masks: input.secretValues });
   const state: JobState = {
     log, workspace, temp, addedEnv: {}, addedPath: [], steps: {}, annotations: [], summary: '',
-    status: { failed: false, cancelled: false }, postSteps: [], pids: [],
-    jobDir: input.jobDir, launcher: hostLauncher(input.sandbox), sandbox: null, sandboxEnv: {}, infraError: null, timedOutSteps: [],
+    status: { failed: false, cancelled: false }, postSteps: [], actions: new Map(), pids: [],
+    jobDir: input.jobDir, launcher: hostLauncher(input.sandbox), sandbox: null,
+    environment: hostEnvironment({ jobDir: input.jobDir, workspace, temp, home: input.baseEnv.HOME ?? '' }), sandboxEnv: {}, infraError: null, timedOutSteps: [],
   };
   const iso = (): string => now().toISOString();
   const startedAt = iso();
@@ -85,7 +89,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   log.line(`Current runner version: '2.322.0'`);
   log.line(`Runner name: '${input.runnerName}'`);
   log.line('##[group]Operating System');
-  log.line('Linux (host, no container)');
+  log.line(usesContainers(input) ? `Linux (container: ${input.containers?.runtime?.kind ?? 'unavailable'})` : 'Linux (host, no container)');
   log.line('##[endgroup]');
   log.line('##[group]Runner Image');
   log.line('Image: ci-replay-local');
@@ -93,7 +97,9 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   log.line('Secret source: None');
   log.line('Prepare workflow directory');
   log.line('Prepare all required actions');
-  let setupError: string | null = job.unsupported[0] ?? null;
+  // services and container jobs are unsupported only where jobs run on the host
+  const unsupported = usesContainers(input) ? job.unsupported.filter((r) => r !== SERVICES_UNSUPPORTED && r !== CONTAINER_UNSUPPORTED) : job.unsupported;
+  let setupError: string | null = unsupported[0] ?? null;
   if (setupError !== null) state.infraError = { reason: 'unsupported_feature', message: setupError, stepNumber: 1 };
   if (setupError === null) {
     try {
@@ -106,8 +112,12 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       state.infraError = { reason: 'job_setup_failed', message: setupError, stepNumber: 1 };
     }
   }
-  if (setupError === null) setupError = await setUpSandbox(input, state, workspace);
-  for (const reason of job.unsupported.slice(1)) log.line(`##[error]${reason}`);
+  if (setupError === null) setupError = await prepareJobActions(input, state);
+  if (setupError === null) {
+    const setupEnv = jobEvalBase({ ...workflowEnv, ...jobEnv });
+    setupError = await setUpJobEnvironment(input, state, workspace, (value) => interpolate(value, setupEnv));
+  }
+  for (const reason of unsupported.slice(1)) log.line(`##[error]${reason}`);
   if (setupError !== null) {
     log.line(`##[error]${setupError}`);
     state.annotations.push({ level: 'error', message: setupError, stepNumber: 1 });
@@ -119,6 +129,14 @@ export async function runJob(input: JobInput): Promise<JobResult> {
     setup.conclusion = setupError === null ? 'success' : 'failure';
     setup.completedAt = iso();
   }
+  // one key per step, shared by its action's stages (pre, main, post: the action's saved state)
+  const stepKeys = job.steps.map(() => ({}));
+  // JavaScript actions' `pre` stages run after "Set up job", before the first step ("Pre Run owner/repo@ref")
+  const preSteps = setupError === null ? job.steps.flatMap((step, index) => (step.uses !== undefined && hasPreStage({ state }, step.uses) ? [{ step, index }] : [])) : [];
+  steps.splice(1, 0, ...preSteps.map(({ step }): StepOutcome => ({ number: 0, name: `Pre ${stepDisplayName(step)}`, status: 'queued', conclusion: null, startedAt: null, completedAt: null })));
+  steps.forEach((s, i) => {
+    s.number = i + 1;
+  });
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
@@ -126,8 +144,17 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   await publish();
 
   try {
+    for (const [position, { step, index }] of preSteps.entries()) {
+      const outcome = steps[position + 1];
+      if (outcome === undefined) continue;
+      state.status.cancelled = controller.signal.aborted;
+      const baseEnv = { ...workflowEnv, ...jobEnv, ...state.addedEnv };
+      const pre = await runStep(input, state, step, outcome, baseEnv, controller.signal, publish, { stage: 'pre', key: stepKeys[index] ?? {} });
+      if (pre.record.conclusion === 'failure') state.status.failed = true;
+      await publish();
+    }
     for (const [index, step] of job.steps.entries()) {
-      const outcome = steps[index + 1];
+      const outcome = steps[index + 1 + preSteps.length];
       if (outcome === undefined) continue;
       if (setupError !== null) {
         Object.assign(outcome, { status: 'completed', conclusion: 'skipped', startedAt: iso(), completedAt: iso() });
@@ -135,7 +162,7 @@ export async function runJob(input: JobInput): Promise<JobResult> {
       }
       state.status.cancelled = controller.signal.aborted;
       const baseEnv = { ...workflowEnv, ...jobEnv, ...state.addedEnv };
-      const execution = await runStep(input, state, step, outcome, baseEnv, controller.signal, publish);
+      const execution = await runStep(input, state, step, outcome, baseEnv, controller.signal, publish, { stage: 'main', key: stepKeys[index] ?? {} });
       if (step.id !== undefined) state.steps[step.id] = execution.record;
       if (execution.record.conclusion === 'failure') state.status.failed = true;
       await publish();
@@ -152,10 +179,16 @@ export async function runJob(input: JobInput): Promise<JobResult> {
   input.signal.removeEventListener('abort', onRunAbort);
   state.status.cancelled = controller.signal.aborted;
 
-  for (const post of state.postSteps) {
+  for (const post of [...state.postSteps].reverse()) {
     const at = iso();
-    steps.push({ number: steps.length + 1, name: post.name, status: 'completed', conclusion: 'success', startedAt: at, completedAt: at });
+    const outcome: StepOutcome = { number: steps.length + 1, name: post.name, status: 'completed', conclusion: 'success', startedAt: at, completedAt: at };
+    steps.push(outcome);
     for (const line of post.lines) log.line(line);
+    if (post.run === undefined) continue;
+    const signal = controller.signal.aborted ? AbortSignal.timeout(input.cancelGraceMs) : controller.signal;
+    const conclusion = await post.run({ number: outcome.number, signal, ev: jobEvalBase({ ...workflowEnv, ...jobEnv, ...state.addedEnv }) });
+    Object.assign(outcome, { conclusion, completedAt: iso() });
+    if (conclusion === 'failure') state.status.failed = true;
   }
   const outputs: Record<string, string> = {};
   const outEnv = jobEvalBase({ ...workflowEnv, ...jobEnv, ...state.addedEnv });
@@ -196,13 +229,15 @@ async function runStep(
   baseEnv: Record<string, string>,
   signal: AbortSignal,
   publish: () => Promise<void>,
+  stage: { stage: 'pre' | 'main'; key: object },
 ): Promise<{ record: JobState['steps'][string] }> {
   const { log } = state;
   const iso = (): string => input.now().toISOString();
   const ev = evalEnv(input, state, baseEnv);
   let run: boolean;
   try {
-    run = evaluateCondition(step.if, ev);
+    // a `pre` stage has its own condition (`pre-if`, default always()), checked when it runs
+    run = stage.stage === 'pre' || evaluateCondition(step.if, ev);
   } catch (error) {
     if (!isAppError(error)) throw error;
     Object.assign(outcome, { status: 'completed', conclusion: 'failure', startedAt: iso(), completedAt: iso() });
@@ -226,6 +261,7 @@ async function runStep(
   let timeoutMinutes = 0;
   try {
     rt.name = step.name !== undefined ? interpolate(step.name, ev) : stepDisplayName({ ...step, run: step.run === undefined ? undefined : interpolate(step.run, ev) });
+    if (stage.stage === 'pre') rt.name = `Pre ${rt.name}`;
     outcome.name = rt.name;
     const stepEnv = evaluateEnvMap(step.env, baseEnv, (env) => evalEnv(input, state, { ...env }));
     const displayEnv = { ...baseEnv, ...stepEnv };
@@ -248,7 +284,16 @@ async function runStep(
       execution = await runScript(rt, interpolate(step.run, stepEv), shell, wd === undefined ? undefined : interpolate(wd, stepEv));
     } else {
       const inputs = Object.fromEntries(Object.entries(step.with).map(([k, v]) => [k, interpolate(stringify(v), stepEv)]));
-      execution = await runBuiltinInSandbox(rt, step.uses ?? '', inputs);
+      const usesContext = { ev: stepEv, stepId: step.id, depth: 1, key: stage.key };
+      if (stage.stage === 'pre') {
+        const pre = await runPreStage(rt, step.uses ?? '', inputs, usesContext);
+        if (pre === null) {
+          Object.assign(outcome, { status: 'completed', conclusion: 'skipped', completedAt: iso() });
+          for (const file of Object.values(files)) rmSync(file, { force: true });
+          return { record: { outputs: {}, outcome: 'skipped', conclusion: 'skipped' } };
+        }
+        execution = pre;
+      } else execution = await runUses(rt, step.uses ?? '', inputs, usesContext);
     }
   } catch (error) {
     if (!isAppError(error)) throw error;

@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
 import type { StepOutcome } from '../../domain/ci-events.js';
+import type { ContainerRunPlan, JobEnvironment } from '../container/index.js';
 import type { EventPayload } from '../event-payload/index.js';
 import type { ContextValue, StatusState } from '../expressions.js';
 import type { JobLog } from '../log-writer.js';
 import type { MatrixCombo } from '../matrix.js';
+import type { ActionSettings, PreparedAction } from '../actions/index.js';
+import type { EvalEnv } from '../expressions.js';
 import type { JobSandbox, SandboxRunPlan, StepLauncher } from '../sandbox/index.js';
 import type { ArtifactResult, Annotation } from '../types.js';
 import type { JobDef, WorkflowDef } from '../workflow-model.js';
@@ -45,9 +48,13 @@ export interface JobInput {
   killGraceMs: number;
   cancelGraceMs: number;
   runnerName: string;
+  /** Where marketplace actions come from (ACTIONS_BASE_URL, LOCAL_ACTIONS, DATA_DIR/actions); absent: built-in stand-ins only. */
+  actions?: ActionSettings;
   /** The run's sandbox decision, and what each job hides from and shows to its steps. */
   sandbox: SandboxRunPlan;
   sandboxPaths: { hide: string[]; readOnly: string[]; gitSafeDirectories: string[] };
+  /** The run's container decision (src/executor/container/): absent or without a runtime, jobs run on the host. */
+  containers?: ContainerRunPlan;
   /** Masked in the job log from the first line on. */
   secretValues: string[];
   /** Aborted when the run is cancelled or a fail-fast sibling failed. */
@@ -73,13 +80,24 @@ export interface JobState {
   annotations: Annotation[];
   summary: string;
   status: StatusState;
-  /** Post-job actions (e.g. checkout's "Post" step), in registration order. */
-  postSteps: Array<{ name: string; lines: string[] }>;
+  /**
+   * Post-job steps (checkout's "Post" step, JavaScript actions' `post`), in registration order; they run in reverse
+   * order at the end of the job: `lines` are logged, then `run` (if any) decides the step's conclusion.
+   */
+  postSteps: Array<{
+    name: string;
+    lines: string[];
+    run?: (context: { number: number; signal: AbortSignal; ev: EvalEnv }) => Promise<StepOutcomeValue>;
+  }>;
+  /** The job's marketplace actions, by `uses:` text, resolved and copied into the job at "Set up job". */
+  actions: Map<string, PreparedAction>;
   pids: number[];
   jobDir: string;
   /** How step commands are started and watched (namespaces or the host, rlimits). */
   launcher: StepLauncher;
-  /** The job's namespaces; null when steps run on the host. */
+  /** Where steps run (host or container) and how to run processes, images and lookups there (part B: actions). */
+  environment: JobEnvironment;
+  /** The job's namespaces or container; null when steps run on the host without a sandbox. */
   sandbox: JobSandbox | null;
   /** Variables the sandbox sets for steps (HOME inside the job directory, ~/.local/bin on PATH). */
   sandboxEnv: Record<string, string>;

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { LimitName } from '../sandbox/index.js';
-import { LIMIT_REASONS, limitMessage, limitOfFailure } from '../sandbox/index.js';
+import { killJobProcesses, LIMIT_REASONS, limitMessage, limitOfFailure } from '../sandbox/index.js';
+import type { SpawnResult } from '../spawn-process.js';
 import { killGroup, spawnProcess } from '../spawn-process.js';
 import { hostView } from './host-view.js';
 import { watchStep } from './step-watchdog.js';
@@ -36,24 +37,24 @@ export function which(name: string, path: string): string | null {
 const UNSUPPORTED_SHELLS: readonly string[] = ['pwsh', 'powershell', 'cmd'];
 
 /** Resolves a `shell:` value like GitHub on Linux; returns an error message for unsupported shells. */
-export function resolveShell(shell: string | undefined, scriptPath: string, path: string): ShellCommand | string {
+export function resolveShell(shell: string | undefined, scriptPath: string, path: string, find: (name: string, path: string) => string | null = which): ShellCommand | string {
   const build = (name: string, args: string[], extension: string): ShellCommand | string => {
-    const file = which(name, path);
+    const file = find(name, path);
     if (file === null) return `${name}: command not found (shell '${shell ?? 'bash'}')`;
     const display = [file, ...args, '{0}'].join(' ');
     return { file, args: [...args, scriptPath], display, extension };
   };
-  if (shell === undefined) return build('bash', ['-e'], '.sh');
+  if (shell === undefined) return find('bash', path) === null && find('sh', path) !== null ? build('sh', ['-e'], '.sh') : build('bash', ['-e'], '.sh');
   if (shell === 'bash') return build('bash', ['--noprofile', '--norc', '-eo', 'pipefail'], '.sh');
   if (shell === 'sh') return build('sh', ['-e'], '.sh');
-  if (shell === 'python') return build(which('python', path) === null && which('python3', path) !== null ? 'python3' : 'python', [], '.py');
+  if (shell === 'python') return build(find('python', path) === null && find('python3', path) !== null ? 'python3' : 'python', [], '.py');
   if (UNSUPPORTED_SHELLS.includes(shell)) {
     return `shell '${shell}' is not supported by the local executor`;
   }
   const parts = shell.trim().split(/\s+/);
   const [name, ...rest] = parts;
   if (name === undefined || !rest.includes('{0}')) return `invalid shell '${shell}': a custom shell must contain {0}`;
-  const file = which(name, path);
+  const file = find(name, path);
   if (file === null) return `${name}: command not found (shell '${shell}')`;
   return { file, args: rest.map((a) => (a === '{0}' ? scriptPath : a)), display: [file, ...rest].join(' '), extension: '' };
 }
@@ -81,7 +82,7 @@ export async function runScript(
 ): Promise<StepExecution> {
   const { log } = rt.state;
   const scriptBase = join(rt.state.temp, randomUUID());
-  const command = resolveShell(shell, scriptBase, rt.env.PATH ?? '');
+  const command = resolveShell(shell, scriptBase, rt.env.PATH ?? '', (name, path) => rt.state.environment.which(name, path));
   if (typeof command === 'string') {
     logHeader(rt, script, shell ?? 'bash');
     log.line(`##[error]${command}`);
@@ -99,25 +100,7 @@ export async function runScript(
     );
     return { outcome: 'failure', timedOut: false };
   }
-  const launched = rt.state.launcher.command(command.file, command.args, cwd);
-  const watch = watchStep(rt.state.launcher);
-  const result = await spawnProcess({
-    file: launched.file,
-    args: launched.args,
-    cwd: launched.cwd,
-    env: rt.env,
-    timeoutMs: rt.timeoutMs,
-    signal: rt.signal,
-    killGraceMs: rt.input.killGraceMs,
-    onLine: (line) => handleOutputLine(rt, line),
-    onBytes: (bytes) => watch.output(bytes),
-    onSpawn: (pid) => {
-      rt.state.pids.push(pid);
-      rt.input.onProcess?.(pid);
-      watch.started(pid);
-    },
-  });
-  const { breach, near } = await watch.finish();
+  const { result, breach, near } = await runStepProcess(rt, { file: command.file, args: command.args, cwd });
   rmSync(scriptPath, { force: true });
   const filesOk = applyFileCommands(rt);
   if (result.spawnError !== null) {
@@ -140,6 +123,68 @@ export async function runScript(
     return { outcome: 'failure', timedOut: false };
   }
   return { outcome: filesOk ? 'success' : 'failure', timedOut: false };
+}
+
+/**
+ * Runs one process as (part of) a step in the job's environment (the host sandbox, or `docker exec` into the job
+ * container): the job's launcher, its watchdog over the job's processes and limits, the step's timeout and signal,
+ * each output line handled as a workflow command or log line. `env` defaults to the step's environment. The caller
+ * reports the exit code; a limit the step hit is reported here only through the returned `breach`/`near`
+ * (see runScript for how they become the limit message).
+ */
+export async function runStepProcess(
+  rt: StepRuntime,
+  command: { file: string; args: string[]; cwd: string; env?: Record<string, string> },
+): Promise<{ result: SpawnResult; breach: LimitName | null; near: Set<LimitName> }> {
+  const env = command.env ?? rt.env;
+  const launched = rt.state.launcher.command(command.file, command.args, command.cwd, env);
+  const watch = watchStep(rt.state.launcher);
+  let stepPid = 0;
+  const result = await spawnProcess({
+    file: launched.file,
+    args: launched.args,
+    cwd: launched.cwd,
+    env: launched.env ?? env,
+    timeoutMs: rt.timeoutMs,
+    signal: rt.signal,
+    killGraceMs: rt.input.killGraceMs,
+    onLine: (line) => handleOutputLine(rt, line),
+    onBytes: (bytes) => watch.output(bytes),
+    onSpawn: (pid) => {
+      stepPid = pid;
+      rt.state.pids.push(pid);
+      rt.input.onProcess?.(pid);
+      watch.started(pid);
+    },
+  });
+  // a runtime CLI killed on timeout or cancel leaves its process running in the container: end the job's processes
+  if ((result.timedOut || result.cancelled) && rt.state.environment.kind === 'container' && stepPid !== 0) await killJobProcesses(rt.state.launcher.membership(stepPid));
+  const { breach, near } = await watch.finish();
+  return { result, breach, near };
+}
+
+/** Runs a step process and reports what a `run:` script's end reports: limits, cancel, timeout, exit code. */
+export async function runStepCommand(rt: StepRuntime, command: { file: string; args: string[]; cwd: string; env?: Record<string, string> }): Promise<StepExecution & { exitCode: number | null }> {
+  const { result, breach, near } = await runStepProcess(rt, command);
+  const { log } = rt.state;
+  if (result.spawnError !== null) {
+    log.line(`##[error]${result.spawnError}`);
+    return { outcome: 'failure', timedOut: false, exitCode: null };
+  }
+  const limit = breach ?? (result.exitCode !== 0 && !result.cancelled && !result.timedOut ? limitOfFailure(result.exitCode, near) : null);
+  if (limit !== null) reportLimit(rt, limit);
+  if (result.cancelled) {
+    log.line('##[error]The operation was canceled.');
+    return { outcome: 'cancelled', timedOut: false, exitCode: result.exitCode };
+  }
+  if (result.timedOut) return { outcome: 'failure', timedOut: true, exitCode: result.exitCode };
+  if (result.exitCode !== 0) {
+    const message = `Process completed with exit code ${result.exitCode ?? 1}.`;
+    log.line(`##[error]${message}`);
+    rt.state.annotations.push({ level: 'error', message, stepNumber: rt.number });
+    return { outcome: 'failure', timedOut: false, exitCode: result.exitCode };
+  }
+  return { outcome: 'success', timedOut: false, exitCode: 0 };
 }
 
 /** Logs (past the log cap too) and records a resource limit the step hit: the job's failure is the platform's. */

@@ -8,6 +8,7 @@ import { resolveDispatchInputs } from '../dispatch-inputs.js';
 import type { ResolvedDispatchInputs } from '../dispatch-inputs.js';
 import { buildEventPayload } from '../event-payload/index.js';
 import { inlineReusableWorkflows } from '../reusable-workflows.js';
+import { DEFAULT_CONTAINER_SETTINGS, planContainers } from '../container/index.js';
 import { DEFAULT_SANDBOX_SETTINGS, planSandbox } from '../sandbox/index.js';
 import { createSourceView } from '../source-view.js';
 import type { ArtifactResult, JobResult, RunWorkflowOptions, RunWorkflowResult } from '../types.js';
@@ -103,7 +104,10 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
     gitDir: options.repo.gitDir, fullName: options.repo.fullName, sha: options.sha, ref: options.ref, eventName: options.eventName ?? 'push',
     workflowPath: options.workflow.path, htmlBaseUrl: options.htmlBaseUrl, dispatchInputs: dispatch?.event ?? null, now,
   });
-  const sandbox = await planSandbox(options.sandbox ?? DEFAULT_SANDBOX_SETTINGS, options.logger);
+  const containers = await planContainers(options.container ?? DEFAULT_CONTAINER_SETTINGS, options.logger);
+  // jobs in containers need no host namespaces (nor the host firewall): the sandbox plan only carries the limits
+  const sandboxSettings = options.sandbox ?? DEFAULT_SANDBOX_SETTINGS;
+  const sandbox = await planSandbox(containers.runtime === null && containers.unavailable === null ? sandboxSettings : { ...sandboxSettings, mode: 'off' }, options.logger);
   const pool = semaphore(Math.max(1, options.maxParallelJobs ?? 4));
   const done = new Map<string, KeyOutcome>();
   const started = new Set<string>();
@@ -112,7 +116,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
   const context = {
     options, source, workflow, runDir, artifacts, baseEnv, runnerName, now, signal, pool, emit, event, inputs: dispatch?.context ?? {},
     pythonVersionsDirs: options.pythonVersionsDirs ?? [join(home, '.pyenv', 'versions')],
-    sandbox, secretValues: options.secretValues ?? [],
+    sandbox, containers, secretValues: options.secretValues ?? [],
     hiddenPaths: [options.workRoot, options.logsDir, options.artifactsDir, ...(options.sandbox ?? DEFAULT_SANDBOX_SETTINGS).hiddenPaths],
   };
   try {

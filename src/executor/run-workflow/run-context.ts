@@ -1,3 +1,4 @@
+import type { ContainerRunPlan } from '../container/index.js';
 import type { CiEvent } from '../../domain/ci-events.js';
 import type { EventPayload } from '../event-payload/index.js';
 import type { ContextValue } from '../expressions.js';
@@ -54,6 +55,8 @@ export type RunContext = {
   emit: (event: CiEvent) => Promise<void>;
   pythonVersionsDirs: string[];
   sandbox: SandboxRunPlan;
+  /** The run's container runtime decision (src/executor/container/). */
+  containers: ContainerRunPlan;
   /** Paths hidden from every job's steps (the run's work, log and artifact directories, the configured ones). */
   hiddenPaths: string[];
   secretValues: string[];

@@ -100,9 +100,10 @@ export async function runKey(ctx: RunContext, job: JobDef, done: Map<string, Key
           baseEnv: ctx.baseEnv, extraEnv: options.env ?? {}, pythonVersionsDirs: ctx.pythonVersionsDirs,
           artifactsDir: options.artifactsDir, artifacts: ctx.artifacts, killGraceMs: options.killGraceMs ?? 2000,
           cancelGraceMs: options.cancelGraceMs ?? 300_000,
-          sandbox: ctx.sandbox, sandboxPaths: sandboxPaths(ctx), secretValues: ctx.secretValues,
+          sandbox: ctx.sandbox, containers: ctx.containers, sandboxPaths: sandboxPaths(ctx), secretValues: ctx.secretValues,
           runnerName: ctx.runnerName, signal: failFast.signal, logger: options.logger, now: ctx.now,
           ...(options.onProcess !== undefined ? { onProcess: options.onProcess } : {}),
+          ...(options.actions !== undefined ? { actions: options.actions } : {}),
           onStepsChanged: async (steps) => {
             if (announced) return;
             announced = true;

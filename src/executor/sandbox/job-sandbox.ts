@@ -14,8 +14,12 @@ import { prlimitOptions } from './step-limits.js';
 /** How a job's step commands are started and watched, with or without namespaces. */
 export interface StepLauncher {
   limits: StepLimits;
-  /** The process to spawn for a step command run in `cwd` (namespaces, credentials and rlimits around it). */
-  command(file: string, args: string[], cwd: string): { file: string; args: string[]; cwd: string };
+  /**
+   * The process to spawn for a step command run in `cwd` (namespaces, credentials and rlimits around it). With
+   * `env` (the step's environment) a launcher may return the environment to spawn with instead (a container
+   * runtime's CLI forwards the step's variables by name).
+   */
+  command(file: string, args: string[], cwd: string, env?: Record<string, string>): { file: string; args: string[]; cwd: string; env?: Record<string, string> };
   /** The processes the watchdog counts for a step whose spawned process is `stepPid`. */
   membership(stepPid: number): Membership;
   /** The watchdog calls a process breach this many tasks before the limit (other processes of the uid count too). */

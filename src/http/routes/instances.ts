@@ -119,18 +119,19 @@ export function instanceRoutes(app: FastifyInstance, deps: AppDeps): void {
 
 export function revalidationRoutes(app: FastifyInstance, deps: AppDeps): void {
   const params = z.object({ id: z.string().min(1).max(200) });
-  const body = z.object({ repeats: z.number().int().min(1).max(10).default(2) }).default({ repeats: 2 });
+  const body = z.object({ repeats: z.number().int().min(1).max(10).optional() }).default({});
   app.post('/v1/instances/:id/revalidate', { config: { auth: 'operator' }, schema: { tags: ['instances'], summary: 'Re-validate an instance: replay the unpatched commit (must fail) and the ground truth (must pass) `repeats` times' } }, async (request, reply) => {
     const { id } = parseInput(params, request.params, 'params');
     const { repeats } = parseInput(body, request.body ?? undefined, 'body');
-    const started = await startRevalidation({ repos: deps.repos, submissions: deps.submissions, logger: deps.logger }, id, repeats);
+    const config = { ...(deps.config.ciBackend !== undefined ? { ciBackend: deps.config.ciBackend } : {}), ...(deps.config.revalidation !== undefined ? { revalidation: deps.config.revalidation } : {}) };
+    const started = await startRevalidation({ repos: deps.repos, submissions: deps.submissions, logger: deps.logger, config }, id, repeats);
     return reply.code(202).send(started);
   });
   app.get('/v1/instances/:id/revalidations', { schema: { tags: ['instances'], summary: 'Re-validations of an instance, newest first' } }, async (request) => {
     const { id } = parseInput(params, request.params, 'params');
     if ((await deps.repos.instances.get(id)) === null) throw notFound('instance', id);
     const rows = await deps.repos.revalidations.listForInstance(id, 50);
-    return { items: rows.map((row) => ({ id: row.id, status: row.status, result: row.result, submissionIds: row.submissionIds, details: row.details, startedAt: row.startedAt, completedAt: row.completedAt })) };
+    return { items: rows.map((row) => ({ id: row.id, status: row.status, result: row.result, repeats: row.repeats, trigger: row.trigger, submissionIds: row.submissionIds, details: row.details, startedAt: row.startedAt, completedAt: row.completedAt })) };
   });
 }
 

@@ -1,5 +1,5 @@
 import type { ErrorType } from '../../domain/error-types.js';
-import type { InstanceHealth, Outcome, SubmissionState, Verdict } from '../../domain/states.js';
+import type { InstanceHealth, InstanceLifecycle, Outcome, SubmissionState, Verdict } from '../../domain/states.js';
 
 /** A CI-Repair-Bench instance as scoring needs it. */
 export interface CiInstance {
@@ -9,6 +9,10 @@ export interface CiInstance {
   /** Instance labels (normalized error types); an instance counts once in every type it carries. */
   labels: readonly ErrorType[];
   health: InstanceHealth;
+  /** The instance's lifecycle (docs/revalidation.md): when given, only `active` instances are in the default scope. */
+  lifecycle?: InstanceLifecycle;
+  /** Why it is not active (the last transition's reason). */
+  lifecycleReason?: string | null;
 }
 
 /** One submission's outcome. Several per instance are allowed: the latest by `createdAt` counts. */

@@ -83,12 +83,19 @@ export function syntheticCiDataset(options: SyntheticCiOptions): { instances: Ci
   const repoCount = options.repos ?? 100;
   const runCount = options.runs ?? 1;
   const labels = labelInstances(prng, count);
-  const instances = labels.map((instanceLabels, index): CiInstance => ({
-    id: `inst-${String(index).padStart(4, '0')}`,
-    repo: `owner${index % repoCount}/repo${index % repoCount}`,
-    labels: instanceLabels.length > 0 ? instanceLabels : [prng.pick(PUBLISHED_OCCURRENCES)[0]],
-    health: prng.weighted(HEALTH),
-  }));
+  const instances = labels.map((instanceLabels, index): CiInstance => {
+    const health = prng.weighted(HEALTH);
+    // An instance judged unhealthy is a suspect (docs/revalidation.md), left out of reports by default.
+    const suspect = health === 'flaky' || health === 'drifted' || health === 'unreplayable' || health === 'broken';
+    return {
+      id: `inst-${String(index).padStart(4, '0')}`,
+      repo: `owner${index % repoCount}/repo${index % repoCount}`,
+      labels: instanceLabels.length > 0 ? instanceLabels : [prng.pick(PUBLISHED_OCCURRENCES)[0]],
+      health,
+      lifecycle: suspect ? 'suspect' : 'active',
+      lifecycleReason: suspect ? `re-validation judged it ${health}` : null,
+    };
+  });
   const perRun = Math.floor((options.submissions ?? 10_000) / runCount);
   const runs = Array.from({ length: runCount }, (_, r): CiRunInput => {
     const skipped = new Set(instances.filter(() => prng.next() < 0.03).map((instance) => instance.id));

@@ -40,7 +40,7 @@ describe('mirror cache', () => {
     const cache = createMirrorCache({ dataDir: path.join(root, 'd1'), logger });
     const repo = { owner: 'acme', name: 'demo', url: upstream.gitDir };
     const gitDir = await cache.ensureCommits(repo, [upstream.shas[1] ?? '']);
-    expect(gitDir).toBe(path.join(root, 'd1', 'mirrors', 'acme--demo.git'));
+    expect(gitDir).toMatch(new RegExp(`^${path.join(root, 'd1', 'mirrors')}/acme--demo--[0-9a-f]{12}\\.git$`));
     expect((await runGit(['config', 'remote.origin.promisor'], { gitDir })).stdout.toString('utf8').trim()).toBe('true');
     expect((await runGit(['rev-parse', '--is-bare-repository'], { gitDir })).stdout.toString('utf8').trim()).toBe('true');
     expect(await objectTypes(gitDir)).not.toContain('blob');
@@ -108,8 +108,8 @@ describe('mirror cache', () => {
       expect(head.stdout.toString('utf8').trim()).toBe(result.commitSha);
     }
     const mirrors = await readdir(path.join(dataDir, 'mirrors'));
-    expect(mirrors.sort()).toEqual(['acme--demo.git', 'acme--demo.lock']);
-    const gitDir = path.join(dataDir, 'mirrors', 'acme--demo.git');
+    expect(mirrors.map((entry) => entry.replace(/--[0-9a-f]{12}\./, '.')).sort()).toEqual(['acme--demo.git', 'acme--demo.lock']);
+    const gitDir = path.join(dataDir, 'mirrors', mirrors.find((entry) => entry.endsWith('.git')) ?? '');
     const fsck = await runGit(['fsck', '--no-progress', '--connectivity-only'], { gitDir, allowFailure: true });
     expect(fsck.exitCode).toBe(0);
   });

@@ -20,8 +20,11 @@ export function summaryTable(report: CiRepairReport): TableModel {
     `Success % evaluated = ${report.definitions.successRateEvaluated}; ${report.definitions.notEvaluated.join(', ')} are not evaluated and never count as failed repairs.`,
   ];
   if (report.scope.excluded.length > 0) {
-    const list = report.scope.excluded.map((entry) => `${entry.id} (${entry.health})`).join(', ');
-    notes.push(`Excluded as unhealthy (${report.scope.excluded.length}): ${list}`);
+    const why = (entry: (typeof report.scope.excluded)[number]): string =>
+      entry.lifecycle === undefined ? entry.health : `${entry.lifecycle}, ${entry.health}${entry.reason ? `: ${entry.reason}` : ''}`;
+    const list = report.scope.excluded.map((entry) => `${entry.id} (${why(entry)})`).join(', ');
+    const title = report.scope.excluded.every((entry) => entry.lifecycle === undefined) ? 'Excluded as unhealthy' : 'Excluded as not active';
+    notes.push(`${title} (${report.scope.excluded.length}): ${list}`);
   }
   for (const run of report.runs) {
     if (run.notEvaluatedReasons.length > 0) {

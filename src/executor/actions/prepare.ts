@@ -1,0 +1,124 @@
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAppError } from '../../errors.js';
+import { actionName, BUILTIN_ACTION_NAMES } from '../builtin-actions/index.js';
+import type { JobInput, JobState } from '../job-runner/job-state.js';
+import { getAction } from './action-cache.js';
+import { parseActionRef } from './action-ref.js';
+import { readManifest } from './manifest.js';
+import type { ActionManifest, PreparedAction } from './types.js';
+
+/** Composite actions calling composite actions: GitHub stops at 10 levels too. */
+export const MAX_ACTION_DEPTH = 10;
+
+export const isBuiltinAction = (uses: string): boolean => BUILTIN_ACTION_NAMES.includes(actionName(uses));
+
+/** What the job's environment can run: Docker actions need a container runtime. */
+export interface ActionRuntime {
+  docker: boolean;
+  /** Why Docker actions cannot run here (shown in the setup error). */
+  dockerUnavailable: string;
+}
+
+/** Host mode: steps run on this machine, no container runtime for Docker actions. */
+export const HOST_ACTION_RUNTIME: ActionRuntime = {
+  docker: false,
+  dockerUnavailable: 'the job runs on the host (no container runtime)',
+};
+
+class SetupFailure extends Error {
+  constructor(readonly reason: 'action_unavailable' | 'unsupported_feature' | 'job_setup_failed', message: string) {
+    super(message);
+  }
+}
+
+/**
+ * "Prepare all required actions" of "Set up job": resolves every `uses:` of the job (and of the composite actions it
+ * calls, recursively) to a pinned commit, from the cache or the configured server, copies each action into the job
+ * directory (`<job>/work/_actions/<owner>/<repo>/<sha>`, GITHUB_ACTION_PATH) and reads its action.yml. Built-in
+ * stand-ins are used for their names and say so. Returns the error that fails the job (with `state.infraError` set),
+ * or null. Without action settings, other actions are left to fail at their step (as before marketplace support).
+ */
+export async function prepareJobActions(input: JobInput, state: JobState, runtime: ActionRuntime = HOST_ACTION_RUNTIME): Promise<string | null> {
+  const settings = input.actions;
+  const { log } = state;
+  const seen = new Set<string>();
+  const copies = new Map<string, string>();
+  const visit = async (uses: string, depth: number): Promise<void> => {
+    if (seen.has(uses)) return;
+    seen.add(uses);
+    if (isBuiltinAction(uses)) {
+      log.line(`Using the built-in stand-in for '${uses}' (ci-replay's local executor; the action is not downloaded)`);
+      return;
+    }
+    if (uses.includes('${{')) throw new SetupFailure('job_setup_failed', `Expressions are not allowed in 'uses': ${uses}`);
+    let ref;
+    try {
+      ref = parseActionRef(uses);
+    } catch (error) {
+      if (isAppError(error)) throw new SetupFailure('job_setup_failed', error.message);
+      throw error;
+    }
+    if (ref.kind === 'local') return;
+    if (ref.kind === 'docker') {
+      if (!runtime.docker) throw dockerUnsupported(uses, runtime);
+      return;
+    }
+    if (settings === undefined) return;
+    if (depth > MAX_ACTION_DEPTH) throw new SetupFailure('job_setup_failed', `Composite actions are nested more than ${MAX_ACTION_DEPTH} levels deep at '${uses}'`);
+    let cached;
+    try {
+      cached = await getAction(settings, ref);
+    } catch (error) {
+      if (isAppError(error) && error.code === 'action_unavailable') throw new SetupFailure('action_unavailable', error.message);
+      throw error;
+    }
+    log.line(`Download action repository '${ref.owner}/${ref.repo}@${ref.ref}' (SHA:${cached.sha})`);
+    const copyKey = `${ref.owner}/${ref.repo}@${cached.sha}`;
+    let root = copies.get(copyKey);
+    if (root === undefined) {
+      const actionsDir = join(input.jobDir, 'work', '_actions');
+      root = join(actionsDir, ref.owner, ref.repo, cached.sha);
+      // node resolves an action's module type from the nearest package.json: stop the lookup here, never at a
+      // package.json of whatever directory DATA_DIR is in (CommonJS, as under a runner's _work/_actions)
+      if (!existsSync(join(actionsDir, 'package.json'))) {
+        mkdirSync(actionsDir, { recursive: true });
+        writeFileSync(join(actionsDir, 'package.json'), '{}\n');
+      }
+      if (!existsSync(root)) {
+        mkdirSync(root, { recursive: true });
+        cpSync(cached.dir, root, { recursive: true, verbatimSymlinks: true });
+      }
+      copies.set(copyKey, root);
+    }
+    const dir = ref.path === '' ? root : join(root, ref.path);
+    let manifest: ActionManifest;
+    try {
+      manifest = readManifest(dir, ref.path === '' ? `${ref.owner}/${ref.repo}` : `${ref.owner}/${ref.repo}/${ref.path}`);
+    } catch (error) {
+      if (isAppError(error)) throw new SetupFailure('job_setup_failed', error.message);
+      throw error;
+    }
+    if (manifest.runs.using === 'docker' && !runtime.docker) throw dockerUnsupported(uses, runtime);
+    const prepared: PreparedAction = { ref, sha: cached.sha, dir, manifest };
+    state.actions.set(uses, prepared);
+    if (manifest.runs.using === 'composite') {
+      for (const step of manifest.runs.steps) if (step.uses !== undefined) await visit(step.uses, depth + 1);
+    }
+  };
+  try {
+    for (const step of input.job.steps) if (step.uses !== undefined) await visit(step.uses, 1);
+  } catch (error) {
+    if (!(error instanceof SetupFailure)) throw error;
+    state.infraError ??= { reason: error.reason, message: error.message, stepNumber: 1 };
+    return error.message;
+  }
+  return null;
+}
+
+function dockerUnsupported(uses: string, runtime: ActionRuntime): SetupFailure {
+  return new SetupFailure(
+    'unsupported_feature',
+    `Docker container actions are not supported by the local executor here: ${runtime.dockerUnavailable} (${uses}). Set LOCAL_RUNTIME to a container runtime (docker or podman) to run them.`,
+  );
+}

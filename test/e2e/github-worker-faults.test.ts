@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noFailedJobs } from '../support/fault-campaign.js';
+import { GithubFaultCampaign } from '../support/github-fault-campaign.js';
+import { waitFor } from '../support/wait-for.js';
+
+const CONCLUSION = { failed: 'failure', passed: 'success' } as const;
+
+/**
+ * Each submission: final with the verdict of a fault-free run, one `ci-replay/…` branch at its head commit, one
+ * workflow run on GitHub for that commit, one check run (completed, with the verdict's conclusion), one recorded run
+ * attempt, labels once, its lease cleared; no failed queue job.
+ */
+async function expectExactlyOnce(campaign: GithubFaultCampaign, ids: string[]): Promise<void> {
+  for (const row of await campaign.finished(ids)) {
+    const expected = campaign.expected.get(row.id)!;
+    expect({ id: row.id, state: row.state, verdict: row.verdict }).toEqual({ id: row.id, state: 'completed', verdict: expected });
+    expect(row).toMatchObject({ leaseOwner: null, leaseExpiresAt: null });
+    expect(await campaign.branches(row.id)).toEqual([{ ref: `refs/heads/${row.branch}`, sha: row.headSha }]);
+    expect(campaign.simRuns(row.headSha)).toHaveLength(1);
+    const checks = await waitFor(async () => {
+      const found = campaign.checkRuns(row.id);
+      return found.every((check) => check.status === 'completed') ? found : undefined;
+    }, { timeoutMs: 30_000, describe: async () => campaign.checkRuns(row.id) });
+    expect(checks.map((check) => [check.headSha, check.conclusion])).toEqual([[row.headSha, CONCLUSION[expected]]]);
+    expect(String(row.checkRunId)).toBe(String(checks[0]!.id));
+    const runs = await campaign.deps.repos.ci.runsOf(row.id);
+    expect(runs.map((run) => [run.runAttempt, run.status])).toEqual([[1, 'completed']]);
+    const jobs = await campaign.deps.repos.ci.jobsOfRun(runs[0]!.id);
+    const failed = jobs.filter((job) => job.conclusion === 'failure');
+    expect(failed.length > 0).toBe(expected === 'failed');
+    expect(failed.every((job) => job.log !== null)).toBe(true);
+    const labels = await campaign.deps.repos.ci.labelsOf(row.id);
+    expect(labels.map((label) => label.type).sort()).toEqual([...new Set(labels.map((label) => label.type))].sort());
+  }
+  expect(await campaign.failedJobs(), (await campaign.failedReasons()).join('\n')).toEqual(noFailedJobs);
+}
+
+describe('GitHub backend: a worker SIGKILLed mid-pipeline, then restarted (simulator, real worker processes)', () => {
+  const campaign = new GithubFaultCampaign();
+  beforeAll(() => campaign.start(), 120_000);
+  afterAll(() => campaign.destroy(), 60_000);
+
+  it('killed after the push, before `published` is recorded: re-prepared without a second push, one run, one check run, one result', async () => {
+    const doomed = await campaign.startWorker({ FAULT_PAUSE_AT: 'after-push' });
+    const ids = [await campaign.submit('baseline'), await campaign.submit('candidate')];
+    await doomed.waitForLog((record) => record.msg === 'fault pause' && ids.includes(String(record.submissionId)), { count: 2, timeoutMs: 90_000 });
+    const before = await campaign.rows(ids);
+    expect(before.map((row) => row.state)).toEqual(['preparing', 'preparing']);
+    // The pushes reached GitHub: their runs start (and may finish) while nobody records them.
+    for (const row of before) expect((await campaign.branches(row.id)).map((branch) => branch.sha)).toEqual([row.headSha]);
+    await doomed.kill('SIGKILL');
+    const restarted = await campaign.startWorker();
+    await expectExactlyOnce(campaign, ids);
+    // Taken over from the dead worker (more than once only when a loaded machine let a 3 s lease lapse).
+    expect((await campaign.rows(ids)).every((row) => row.resumeCount >= 1)).toBe(true);
+    await restarted.kill('SIGTERM');
+  }, 180_000);
+
+  it('killed while the runs execute on GitHub, their completion webhooks lost: the sweep and the reconciler finish each once', async () => {
+    const doomed = await campaign.startWorker();
+    const ids = [await campaign.submit('baseline', 'gh-slow'), await campaign.submit('candidate', 'gh-slow')];
+    const running = await waitFor(async () => {
+      const rows = await campaign.rows(ids);
+      return rows.every((row) => row.state === 'running') ? rows : undefined;
+    }, { timeoutMs: 90_000, describe: async () => (await campaign.rows(ids)).map((row) => row.state) });
+    // Nothing tells the service the runs ended but the reconciler (it asks GitHub for the commit's runs).
+    campaign.sim.faults.webhooks.drop({ event: 'workflow_run', action: 'completed', times: 2 });
+    await doomed.kill('SIGKILL');
+    await waitFor(async () => (running.every((row) => campaign.simRuns(row.headSha).every((run) => run.attempts.at(-1)?.status === 'completed')) ? true : undefined), {
+      timeoutMs: 60_000,
+    });
+    expect((await campaign.rows(ids)).map((row) => row.state)).toEqual(['running', 'running']);
+    const restarted = await campaign.startWorker();
+    await expectExactlyOnce(campaign, ids);
+    await restarted.kill('SIGTERM');
+    campaign.sim.faults.clear();
+  }, 180_000);
+
+  it('killed while finalizing: the verdict and the check run are written once by the next worker', async () => {
+    const doomed = await campaign.startWorker({ FAULT_PAUSE_AT: 'finalizing' });
+    const ids = [await campaign.submit('baseline'), await campaign.submit('candidate')];
+    await doomed.waitForLog((record) => record.msg === 'fault pause' && ids.includes(String(record.submissionId)), { count: 2, timeoutMs: 90_000 });
+    expect(ids.every((id) => campaign.checkRuns(id).every((check) => check.status !== 'completed'))).toBe(true);
+    await doomed.kill('SIGKILL');
+    const restarted = await campaign.startWorker();
+    await expectExactlyOnce(campaign, ids);
+    await restarted.kill('SIGTERM');
+  }, 180_000);
+});
