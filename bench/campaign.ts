@@ -142,7 +142,7 @@ try {
       return worker;
     };
     const workers = Array.from({ length: scenario.workers }, (_, i) => start(`worker ${i + 1}`));
-    await Promise.all(workers.map((worker) => worker.waitForLog((record) => record.msg === 'workers started', { timeoutMs: 60_000 })));
+    await Promise.all(workers.map((worker) => worker.waitForLog((record) => record.msg === 'workers started', { timeoutMs: 300_000 })));
     const sampler = setInterval(() => {
       for (const sample of samples.values()) sample.peakRssKiB = Math.max(sample.peakRssKiB, peakRss(sample.pid) ?? 0);
     }, 250);

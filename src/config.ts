@@ -46,6 +46,8 @@ const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** https://no-color.org: any non-empty value turns the CLI's colours off. */
+    NO_COLOR: z.string().optional(),
     HOST: z.string().default('127.0.0.1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     PUBLIC_URL: z.url().optional(),
@@ -149,6 +151,8 @@ export interface GithubAppConfig {
 export interface Config {
   env: 'development' | 'production' | 'test';
   logLevel: string;
+  /** NO_COLOR is set: the CLI prints no colours, even on a terminal. */
+  noColor: boolean;
   host: string;
   port: number;
   publicUrl: string;
@@ -263,6 +267,7 @@ function parseConfig(source: NodeJS.ProcessEnv): Config {
   return {
     env: env.NODE_ENV,
     logLevel: env.LOG_LEVEL,
+    noColor: env.NO_COLOR !== undefined,
     host: env.HOST,
     port: env.PORT,
     publicUrl: (env.PUBLIC_URL ?? `http://${env.HOST}:${env.PORT}`).replace(/\/$/, ''),

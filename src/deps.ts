@@ -74,6 +74,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     maxResumes: config.worker.maxResumes,
     // Cancelling a run nobody runs any more kills what is left of it (the backend is built below).
     abandonRun: async (ref) => backend.abandonRun?.(ref),
+    // … and a cancelled GitHub submission's workflow runs and check run.
+    cancelSubmission: async (ref) => backend.cancelSubmission?.(ref),
   });
   const readiness: Record<string, ReadinessCheck> = {
     postgres: () => pingDb(db),
@@ -109,6 +111,7 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       sandbox: config.executor.sandbox,
       secretValues: config.executor.secretValues,
       actions: config.executor.actions,
+      container: config.executor.container,
       ...(overrides.stepEnv !== undefined ? { stepEnv: overrides.stepEnv } : {}),
     });
   const mirrors = createMirrorCache({ dataDir: config.dataDir, logger });

@@ -11,6 +11,7 @@ import { endForDatabaseOutage } from './pipeline/database-outage.js';
 import { createRedis } from './queue/index.js';
 import { createWorkflowLinter } from './workflows/index.js';
 import { revalidationTick, startRevalidation } from './revalidation/service.js';
+import { instanceCheckGate } from './revalidation/pre-check.js';
 import { createLeaseKeeper, type LeaseKeeper } from './pipeline/lease-keeper.js';
 import { resumeExpiredLeases } from './pipeline/recover-leases.js';
 import type { Payload } from './queue/index.js';
@@ -136,7 +137,7 @@ export async function createWorkers(deps: Deps, options: { autorun?: boolean } =
       // Settles finished re-validations, opens due ones (REVALIDATE_INTERVAL_HOURS > 0) and creates replays within
       // REVALIDATE_MAX_CONCURRENT; all state is in Postgres, so a restarted worker picks up where it stopped.
       const interval = deps.config.revalidation.intervalHours;
-      await revalidationTick({ ...deps, logger }, { maxAgeMs: interval > 0 ? interval * 3_600_000 : null, limit: deps.config.revalidation.batch });
+      await revalidationTick({ ...deps, logger, preCheck: instanceCheckGate(pipeline, logger) }, { maxAgeMs: interval > 0 ? interval * 3_600_000 : null, limit: deps.config.revalidation.batch });
     },
   };
   const set = createWorkerSet({

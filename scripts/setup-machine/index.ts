@@ -13,6 +13,7 @@
  */
 import { ensureTools } from './install-tools.js';
 import { ensureServices } from './services.js';
+import { ensureContainers } from './containers.js';
 import type { SetupScope } from './tools.js';
 
 const args = process.argv.slice(2);
@@ -23,6 +24,8 @@ const say = (line: string): void => void process.stdout.write(`${line}\n`);
 say(`ci-replay setup (${scope === 'demo' ? 'the demo' : 'the tests'}${checkOnly ? ', check only' : ''}): node ${process.version}`);
 const problems = await ensureServices({ start: !checkOnly, say });
 const tools = await ensureTools(scope, { install: !checkOnly, say });
+// the container runtime and its images (docs/local-containers.md): the tests' container mode; not for the demo
+if (scope === 'tests') problems.push(...(await ensureContainers({ start: !checkOnly, say })));
 say(`  tools PATH (the local executor's steps): ${tools.report.toolsPath}`);
 say(`  setup-python ${tools.report.setupPython === null ? 'finds no 3.11' : `3.11 → ${tools.report.setupPython.binary} (${tools.report.setupPython.version})`}; python3 → ${tools.report.python3 ?? 'none'}`);
 for (const check of tools.report.checks) {

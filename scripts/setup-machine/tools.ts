@@ -108,6 +108,7 @@ const REQUIREMENTS: Requirement[] = [
   { name: 'setpriv', scopes: TESTS, kind: 'command', command: 'setpriv', onHostPath: true, debian: 'util-linux', usedBy: "the executor's step sandbox" },
   { name: 'ip', scopes: TESTS, kind: 'command', command: 'ip', versionArgs: ['-V'], onHostPath: true, debian: 'iproute2', usedBy: "the executor's step sandbox (loopback in a network namespace)" },
   { name: 'iptables', scopes: TESTS, kind: 'command', command: 'iptables', onHostPath: true, debian: 'iptables', usedBy: "the executor's step sandbox (egress rules)" },
+  { name: 'chromium', scopes: TESTS, kind: 'command', command: 'chromium', onHostPath: true, debian: 'chromium', usedBy: 'the dashboard tests (playwright-core, /usr/bin/chromium)' },
 ];
 
 export interface ToolCheck {

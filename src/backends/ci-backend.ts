@@ -67,8 +67,19 @@ export interface ResultReport {
   headSha: string;
   checkRunId: bigint | null;
   verdict: 'passed' | 'failed' | 'invalid';
+  /** The check run's conclusion when it is not the verdict's (a cancelled submission: `cancelled`). */
+  conclusion?: 'cancelled';
   summary: string;
   annotations: { path: string; line: number; level: 'failure' | 'warning' | 'notice'; message: string; title?: string }[];
+}
+
+/** What a backend needs to stop a cancelled submission's runs (CiBackend.cancelSubmission). */
+export interface CancelRef {
+  submissionId: string;
+  headSha: string;
+  checkRunId: bigint | null;
+  /** The instance's upstream repository: the benchmark repository is found from it. */
+  upstream: { owner: string; name: string };
 }
 
 export interface CiBackend {
@@ -91,6 +102,12 @@ export interface CiBackend {
    * Absent where nothing is left behind on this host (GitHub).
    */
   abandonRun?(ref: RunRef): Promise<void>;
+  /**
+   * A submission was cancelled after its commit may have been pushed: stop its runs where the CI platform runs them
+   * and close what reports on it (GitHub: cancel every unfinished workflow run of its head commit in the benchmark
+   * repository and complete its check run as `cancelled`). Best effort; absent where abandonRun covers it (local).
+   */
+  cancelSubmission?(ref: CancelRef): Promise<void>;
   /** All jobs of a run attempt, including jobs that never queued; the authoritative final picture. */
   listRunJobs(ref: RunRef): Promise<WorkflowJobEvent[]>;
   openJobLog(ref: JobRef): Promise<Readable | null>;

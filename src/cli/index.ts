@@ -8,11 +8,15 @@ import { runMigrations, serve, work } from './server.js';
 import { registerPipelineCommands } from './pipeline-commands.js';
 import { registerClassifyCommand } from './classify-command.js';
 import { registerReportCommands } from './report-commands.js';
-import { registerOpsCommands } from './ops-commands.js';
+import { registerSubmitCommand } from './submit-command.js';
+import { registerDoctorCommand } from './doctor-command.js';
+import { registerWatchCommand } from './watch-command.js';
+import { registerShowCommand } from './show-command.js';
 import { registerDatasetCommand } from './dataset-command.js';
 import { registerImportCommand } from './import-command.js';
 import { registerInstancesCommand } from './instances-command.js';
 import { registerHealthCommands } from './health-commands.js';
+import { registerImagesCommand } from './images-command.js';
 
 const role = (value: string): Role => {
   if ((ROLES as readonly string[]).includes(value)) return value as Role;
@@ -92,11 +96,15 @@ export function buildProgram(io: Io = processIo): Command {
   registerPipelineCommands(program, io);
   registerClassifyCommand(program, io);
   registerReportCommands(program, io);
-  registerOpsCommands(program, io);
+  registerSubmitCommand(program, io);
+  registerWatchCommand(program, io);
+  registerShowCommand(program, io);
+  registerDoctorCommand(program, io);
   registerDatasetCommand(program, io);
   registerImportCommand(program, io);
   registerInstancesCommand(program, io);
   registerHealthCommands(program, io);
+  registerImagesCommand(program, io);
   return program;
 }
 

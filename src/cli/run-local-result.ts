@@ -42,7 +42,9 @@ const ENDED_BEFORE_RUN: Readonly<Record<string, string>> = {
  */
 function endedBeforeRun(submission: SubmissionSummary): string[] | null {
   const what = ENDED_BEFORE_RUN[submission.state];
-  if (submission.outcome !== null || what === undefined) return null;
+  if (what === undefined) return null;
+  // patch_failed and publish_failed never ran anything; the others did not when no outcome was recorded.
+  if (submission.outcome !== null && !(['patch_failed', 'publish_failed'].includes(submission.state) && submission.outcome === submission.state)) return null;
   const reason = submission.reason === null || submission.reason === submission.state ? '' : ` (${submission.reason})`;
   const message = (submission.errorMessage ?? '').split('\n').map((line) => line.trimEnd()).filter((line) => line !== '').slice(0, 40);
   return [`verdict: ${submission.verdict ?? 'invalid'} — outcome ${submission.state}${reason}: ${what}`, ...message.map((line) => `  ${line}`)];

@@ -65,7 +65,21 @@ export async function fetchObjects(gitDir: string, oids: readonly string[], opti
   });
   const details = { oids, stderr: result.stderr.slice(-2000) };
   if (probe.exitCode !== 0) throw transient('fetch_failed', 'upstream could not be reached', details);
-  const still = await findMissingObjects(gitDir, oids, options);
+  let still = await findMissingObjects(gitDir, oids, options);
+  // Objects only a fork has (a commit found on the fork the row names): the mirror's other promisor remotes.
+  for (const remote of still.length === 0 ? [] : await otherPromisors(gitDir, options.gitBinary)) {
+    await runGit([...negotiation, 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--recurse-submodules=no', remote, ...still], { gitDir, timeoutMs, allowFailure: true, gitBinary: options.gitBinary });
+    still = await findMissingObjects(gitDir, still, options);
+    if (still.length === 0) return;
+  }
   if (still.length === 0) return;
   throw new AppError('permanent', `upstream does not have ${still.join(', ')}`, { code: options.notFoundCode ?? 'object_not_found', details });
+}
+
+/** Promisor remotes besides `origin` (forks added by the mirror cache). */
+async function otherPromisors(gitDir: string, gitBinary: string | undefined): Promise<string[]> {
+  const result = await runGit(['config', '--get-regexp', '^remote\\..*\\.promisor$'], { gitDir, allowFailure: true, gitBinary });
+  return result.stdout.toString('utf8').split('\n')
+    .map((line) => /^remote\.(.+)\.promisor true$/.exec(line.trim())?.[1])
+    .filter((remote): remote is string => remote !== undefined && remote !== 'origin');
 }

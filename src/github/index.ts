@@ -3,3 +3,4 @@ export { createGithubApp, type GithubApp, type GithubAppOptions, type GithubClie
 export { mapGithubError, rateLimitWait } from './map-error.js';
 export { createMemoryRateBudget, createRedisRateBudget, type RateBudget, type RateBudgetOptions, type RedisLike } from './rate-budget.js';
 export { verifyWebhookSignature } from './verify-signature.js';
+export { signWebhookPayload } from './sign-webhook.js';

@@ -24,6 +24,8 @@ export interface CommitCheck {
   source: CommitSource | null;
   /** The ref that holds it (a pull request's, a fork's branch), when known. */
   ref: string | null;
+  /** The URL it was found at (the upstream's or the fork's), or null. */
+  url: string | null;
   /** Why it is missing (what was tried), or null. */
   message: string | null;
 }
@@ -93,7 +95,7 @@ export async function checkInstance(deps: InstanceCheckDeps, instance: InstanceR
   const apply = (check: CommitCheck): CommitCheck => {
     if (!FULL_SHA.test(check.sha)) return { ...check, message: `${check.sha} is not a full 40-hex SHA: it cannot be fetched` };
     const hit: CommitLocation | undefined = located.found.find((found) => found.sha === check.sha);
-    if (hit !== undefined) return { ...check, found: true, source: hit.source, ref: hit.ref };
+    if (hit !== undefined) return { ...check, found: true, source: hit.source, ref: hit.ref, url: hit.url };
     const miss = located.missing.find((missing) => missing.sha === check.sha);
     return { ...check, message: `not found; tried ${miss?.tried.join(', ') ?? 'the upstream'}` };
   };
@@ -141,7 +143,7 @@ export async function checkInstance(deps: InstanceCheckDeps, instance: InstanceR
 }
 
 function commitCheck(sha: string): CommitCheck {
-  return { sha, found: false, source: null, ref: null, message: null };
+  return { sha, found: false, source: null, ref: null, url: null, message: null };
 }
 
 function finish(result: InstanceCheckResult, problem: CheckProblem, reasons: string[]): InstanceCheckResult {

@@ -18,7 +18,7 @@ export type AbandonReason = 'cancelled' | 'runner_lost';
  * on this host (step processes, work folders: CiBackend.abandonRun). Returns whether the submission moved.
  */
 export async function endAbandoned(
-  deps: { repos: Pick<Repositories, 'submissions' | 'ci'>; backend: Pick<CiBackend, 'abandonRun'> },
+  deps: { repos: Pick<Repositories, 'submissions' | 'ci' | 'instances'>; backend: Pick<CiBackend, 'abandonRun' | 'cancelSubmission'> },
   submissionId: string,
   reason: AbandonReason,
   logger: Logger,
@@ -39,6 +39,29 @@ export async function endAbandoned(
     await deps.repos.ci.closeRun(run.id, { conclusion: 'cancelled', outcome: reason === 'cancelled' ? 'cancelled' : 'infra_error', reason });
     await deps.backend.abandonRun?.({ repoFullName: run.repoFullName, runId: run.githubRunId.toString(), runAttempt: run.runAttempt }).catch((error: unknown) => logger.warn({ err: error, submissionId }, 'abandoning the run failed'));
   }
+  if (moved && reason === 'cancelled') await cancelRemote(deps, submissionId, logger);
   if (moved) logger.info({ submissionId, reason }, 'submission ended without its run finishing');
   return moved;
+}
+
+/**
+ * A cancelled submission whose commit may have been pushed: its runs on the CI platform are cancelled and its check
+ * run completed as cancelled (CiBackend.cancelSubmission, GitHub). Best effort: a failure is logged, the submission
+ * stays cancelled.
+ */
+export async function cancelRemote(
+  deps: { repos: Pick<Repositories, 'submissions' | 'instances'>; backend: Pick<CiBackend, 'cancelSubmission'> },
+  submissionId: string,
+  logger: Logger,
+): Promise<void> {
+  if (deps.backend.cancelSubmission === undefined) return;
+  try {
+    const submission = await deps.repos.submissions.getSummary(submissionId);
+    if (submission?.headSha == null) return;
+    const instance = await deps.repos.instances.get(submission.instanceId);
+    if (instance === null) return;
+    await deps.backend.cancelSubmission({ submissionId, headSha: submission.headSha, checkRunId: submission.checkRunId, upstream: { owner: instance.repoOwner, name: instance.repoName } });
+  } catch (error) {
+    logger.warn({ err: error, submissionId }, 'cancelling the runs on the CI platform failed');
+  }
 }

@@ -5,7 +5,7 @@ import { HandBack } from '../queue/index.js';
 import { buildBenchmarkCommit, publishInput, upstreamOf } from './benchmark-commit.js';
 import { branchName } from './branch-name.js';
 import type { PipelineDeps } from './context.js';
-import { endAbandoned } from './end-abandoned.js';
+import { cancelRemote, endAbandoned } from './end-abandoned.js';
 import { faultPoint } from './fault-point.js';
 import type { HeldLease } from './lease-keeper.js';
 import { preflightSubmission } from './preflight.js';
@@ -123,6 +123,8 @@ async function prepareLeased(deps: PipelineDeps, submissionId: string, lease: He
   });
   if (!moved) {
     logger.info({ submissionId }, 'published, but the submission moved on meanwhile (cancelled): not run');
+    // The cancel came while the commit was being pushed: what the push started on the CI platform is stopped too.
+    if ((await repos.submissions.getSummary(submissionId))?.state === 'cancelled') await cancelRemote(deps, submissionId, logger);
     return 0;
   }
   logger.info({ submissionId, branch, headSha: published.headSha, backend: deps.backend.name }, 'submission published');

@@ -76,6 +76,26 @@ export interface Judgement {
   flakiness: Flakiness[];
 }
 
+/**
+ * Error types compared by family: the classifier often tells a failing test as `Test Failure` one time and
+ * `Assertion Error` another, which is no drift; a test failure turning into a dependency or lint failure is.
+ */
+const TYPE_FAMILIES: Record<string, string> = {
+  'Test Failure': 'tests',
+  'Assertion Error': 'tests',
+  'Runtime Error': 'tests',
+  'Code Formatting': 'static',
+  'Code Linting': 'static',
+  'Type Checking': 'static',
+  'Doc/Docstring': 'static',
+  'Syntax Error': 'static',
+  'Dependency Issues': 'setup',
+  'Package Installation Error': 'setup',
+  'Configuration Error': 'setup',
+  'Environment Error': 'setup',
+};
+const family = (type: string): string => TYPE_FAMILIES[type] ?? type;
+
 const normalizeJob = (name: string): string => name.replace(/\s*\(.*\)\s*$/, '').trim().toLowerCase();
 const uniq = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
@@ -91,7 +111,8 @@ function readBaseline(outcome: Outcome, recorded: RecordedFailure | undefined): 
     const expected = new Set(recorded.jobs.map(normalizeJob));
     if (!jobs.some((job) => expected.has(normalizeJob(job)))) return { kind: 'wrong', finding: 'other_jobs', jobs, steps, types };
   }
-  if (recorded !== undefined && recorded.types.length > 0 && types.length > 0 && !types.some((type) => recorded.types.includes(type))) {
+  const recordedFamilies = new Set((recorded?.types ?? []).map(family));
+  if (recordedFamilies.size > 0 && types.length > 0 && !types.some((type) => recordedFamilies.has(family(type)))) {
     return { kind: 'wrong', finding: 'other_types', jobs, steps, types };
   }
   return { kind: 'right' };
@@ -101,7 +122,7 @@ const FINDING_TEXT: Record<string, string> = {
   baseline_passes: 'the unpatched commit passes',
   reference_fails: 'the ground truth fails',
   other_jobs: 'the unpatched commit fails in other jobs than the recorded failure',
-  other_types: 'the unpatched commit fails with other error types than the recorded failure',
+  other_types: 'the unpatched commit fails with other kinds of error than the recorded failure',
 };
 
 /**

@@ -7,6 +7,7 @@ import type { SubmissionService } from '../submissions/service.js';
 import { brokenCause } from './broken-cause.js';
 import { judgeInstance, type Outcome, type RecordedFailure } from './judge.js';
 import { lifecycleMove } from './lifecycle.js';
+import type { PreCheck } from './pre-check.js';
 
 export interface RevalidationDeps {
   repos: Repositories;
@@ -17,6 +18,8 @@ export interface RevalidationDeps {
    * settings (repeats K, the budget N, the queue priority); defaults when absent: K = 3, N = 4, priority 1000.
    */
   config?: { ciBackend?: Config['ciBackend']; revalidation?: Partial<Pick<Config['revalidation'], 'repeats' | 'maxConcurrent' | 'priority'>> };
+  /** Checks an instance before its re-validation's first replay (the worker passes `checkInstance`); absent: none. */
+  preCheck?: PreCheck;
 }
 
 const DEFAULTS = { repeats: 3, maxConcurrent: 4, priority: 1000 };
@@ -48,7 +51,12 @@ export async function startRevalidation(deps: RevalidationDeps, instanceId: stri
   const backend = deps.config?.ciBackend;
   const { row, created } = await deps.repos.revalidations.open(instanceId, { repeats: k, trigger: options.trigger ?? 'operator', details: { repeats: k, ...(backend === undefined ? {} : { backend }) } });
   if (created) deps.logger.info({ instanceId, revalidationId: row.id, repeats: k }, 'revalidation opened');
-  await deps.repos.revalidations.withSchedulerLock(() => dispatchLocked(deps), { wait: true });
+  // The first replays at once when there is room; while a scheduler tick holds the lock, a few short tries (no
+  // connection is held while waiting), else the next tick creates them.
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    if ((await deps.repos.revalidations.withSchedulerLock(() => dispatchLocked(deps), { wait: false })) !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
   const current = (await deps.repos.revalidations.get(row.id)) ?? row;
   return { id: row.id, created, repeats: current.repeats, submissionIds: current.submissionIds };
 }
@@ -96,6 +104,7 @@ async function dispatchLocked(deps: RevalidationDeps): Promise<number> {
     if (revalidation.submissionIds.length >= plan.length) continue;
     const seen = await Promise.all(revalidation.submissionIds.map((id) => observe(deps, id)));
     if (seen.some((outcome) => outcome !== null && stopsEarly(outcome))) continue;
+    if (revalidation.submissionIds.length === 0 && deps.preCheck !== undefined && (await settleByCheck(deps, revalidation.id, revalidation.instanceId, revalidation.details, deps.preCheck))) continue;
     for (let index = revalidation.submissionIds.length; index < plan.length && room > 0; index += 1) {
       const kind = plan[index] ?? 'baseline';
       // The key derives from the re-validation and the slot: a scheduler that died after creating the replay but
@@ -160,6 +169,19 @@ export async function settleRevalidations(deps: RevalidationDeps): Promise<numbe
     settled += 1;
   }
   return settled;
+}
+
+/** Settles a re-validation from the instance check alone when it proves the instance broken or unreplayable. */
+async function settleByCheck(deps: RevalidationDeps, id: string, instanceId: string, previous: unknown, preCheck: PreCheck): Promise<boolean> {
+  const found = await preCheck(instanceId);
+  if (found === null) return false;
+  const counts = { baselineFailed: 0, baselinePassed: 0, referencePassed: 0, referenceFailed: 0, infra: 0, invalid: 0 };
+  const details = { ...(previous as object), counts, evidence: found.evidence, flakiness: [], flakyShare: null, stoppedEarly: true, instanceCheck: true, replays: [] };
+  if (!(await deps.repos.revalidations.complete(id, found.result, details))) return true;
+  await deps.repos.instanceHealth.setVerdict(instanceId, found.result);
+  await applyLifecycle(deps, instanceId, found.result, id);
+  deps.logger.info({ instanceId, result: found.result }, 'revalidation settled by the instance check: no replay needed');
+  return true;
 }
 
 async function applyLifecycle(deps: RevalidationDeps, instanceId: string, result: Parameters<typeof lifecycleMove>[1], revalidationId: string): Promise<void> {

@@ -44,7 +44,10 @@ export interface SchedulerOptions {
  * taken and given back atomically (store/lua.ts); every process shares them.
  */
 export interface Scheduler {
-  /** Queues a submission for its account and starts what fits; idempotent (a known submission keeps its place). */
+  /**
+   * Queues a submission for its account and starts what fits; idempotent (a known submission keeps its place).
+   * `started`: it holds its slots and the caller goes on with it (onStart is called only for submissions started later).
+   */
   admit(input: AdmitInput): Promise<Admission>;
   /** A job of a started submission completed: its slot goes back (once per job id). */
   jobCompleted(submissionId: string, jobId: string): Promise<void>;

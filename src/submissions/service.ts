@@ -25,6 +25,8 @@ export interface SubmissionServiceDeps {
   maxResumes?: number;
   /** Stops what is left of a run nobody runs any more on this host (CiBackend.abandonRun): a cancel of a dead worker's run. */
   abandonRun?: CiBackend['abandonRun'];
+  /** Stops a cancelled submission's runs on the CI platform and closes its check run (CiBackend.cancelSubmission, GitHub). */
+  cancelSubmission?: CiBackend['cancelSubmission'];
 }
 
 export const submissionInputSchema = z.object({
@@ -143,7 +145,8 @@ export function createSubmissionService(deps: SubmissionServiceDeps): Submission
       // ends it cancelled. Otherwise nobody would: the cancel ends it here, with what is left of its run.
       const live = submission.leaseOwner !== null && submission.leaseExpiresAt !== null && submission.leaseExpiresAt.getTime() > Date.now();
       if (!live || state === 'queued' || state === 'preparing') {
-        await endAbandoned({ repos, backend: { ...(deps.abandonRun !== undefined ? { abandonRun: deps.abandonRun } : {}) } }, id, 'cancelled', logger);
+        const backend = { ...(deps.abandonRun !== undefined ? { abandonRun: deps.abandonRun } : {}), ...(deps.cancelSubmission !== undefined ? { cancelSubmission: deps.cancelSubmission } : {}) };
+        await endAbandoned({ repos, backend }, id, 'cancelled', logger);
       }
       const updated = await repos.submissions.getSummary(id);
       if (updated === null) throw notFound('submission', id);

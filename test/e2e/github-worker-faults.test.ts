@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken } from '../../src/auth/tokens.js';
 import { noFailedJobs } from '../support/fault-campaign.js';
 import { GithubFaultCampaign } from '../support/github-fault-campaign.js';
 import { waitFor } from '../support/wait-for.js';
@@ -85,5 +86,53 @@ describe('GitHub backend: a worker SIGKILLed mid-pipeline, then restarted (simul
     const restarted = await campaign.startWorker();
     await expectExactlyOnce(campaign, ids);
     await restarted.kill('SIGTERM');
+  }, 180_000);
+
+  /** Cancels through the REST API as an operator, as a client would. */
+  const cancel = async (id: string) => {
+    const { token } = await mintToken(campaign.deps.repos.tokens, { name: 'op', role: 'operator' });
+    return campaign.app.inject({ method: 'POST', url: `/v1/submissions/${id}/cancel`, headers: { authorization: `Bearer ${token}` } });
+  };
+
+  /** Cancelled for good: its workflow run cancelled on GitHub, its one check run completed `cancelled`, nothing after. */
+  async function expectCancelledOnGithub(id: string): Promise<void> {
+    const row = (await campaign.rows([id]))[0]!;
+    expect(row).toMatchObject({ state: 'cancelled', verdict: 'invalid', reason: 'cancelled', leaseExpiresAt: null });
+    const runs = campaign.simRuns(row.headSha);
+    expect(runs).toHaveLength(1);
+    await waitFor(async () => (runs[0]!.attempts.at(-1)?.status === 'completed' ? true : undefined), { timeoutMs: 30_000 });
+    expect(runs[0]!.attempts.at(-1)?.conclusion).toBe('cancelled');
+    const checks = campaign.checkRuns(id);
+    expect(checks.map((check) => [check.status, check.conclusion, check.headSha])).toEqual([['completed', 'cancelled', row.headSha]]);
+    // The cancelled run's own webhooks (and its finalize) change nothing.
+    await campaign.sim.idle();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect((await campaign.rows([id]))[0]).toMatchObject({ state: 'cancelled', verdict: 'invalid' });
+    expect(campaign.checkRuns(id).map((check) => check.conclusion)).toEqual(['cancelled']);
+  }
+
+  it('cancel of a running GitHub submission cancels its workflow run and completes its check run as cancelled', async () => {
+    const worker = await campaign.startWorker();
+    const id = await campaign.submit('candidate', 'gh-slow');
+    const row = await waitFor(async () => {
+      const found = (await campaign.rows([id]))[0]!;
+      return found.state === 'running' ? found : undefined;
+    }, { timeoutMs: 90_000, describe: async () => (await campaign.rows([id]))[0]!.state });
+    expect(campaign.simRuns(row.headSha).map((run) => run.attempts.at(-1)?.status)).toEqual(['in_progress']);
+    const response = await cancel(id);
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toMatchObject({ id, state: 'cancelled' });
+    await expectCancelledOnGithub(id);
+    expect(await campaign.failedJobs(), (await campaign.failedReasons()).join('\n')).toEqual(noFailedJobs);
+    await worker.kill('SIGTERM');
+  }, 180_000);
+
+  it('cancel while the commit is pushed but `published` not yet recorded stops the run the push started', async () => {
+    const doomed = await campaign.startWorker({ FAULT_PAUSE_AT: 'after-push' });
+    const id = await campaign.submit('baseline', 'gh-slow');
+    await doomed.waitForLog((record) => record.msg === 'fault pause' && record.submissionId === id, { timeoutMs: 90_000 });
+    expect((await cancel(id)).statusCode).toBe(202);
+    await expectCancelledOnGithub(id);
+    await doomed.kill('SIGKILL');
   }, 180_000);
 });

@@ -76,7 +76,28 @@ runs:
 `,
 };
 
-/** A Docker container action built from its Dockerfile. */
+/** A Docker container action built from its Dockerfile (FROM `base`: no registry is reachable in tests). */
+export const dockerAction = (base: string): Record<string, string> => ({
+  'action.yml': `name: Docker greeter
+inputs:
+  who:
+    default: container
+outputs:
+  greeting:
+    description: what it said
+runs:
+  using: docker
+  image: Dockerfile
+  env:
+    FROM_ACTION_YML: set
+  args:
+    - \${{ inputs.who }}
+`,
+  Dockerfile: `FROM ${base}\nCOPY entrypoint.sh /entrypoint.sh\nENTRYPOINT ["/entrypoint.sh"]\n`,
+  'entrypoint.sh': '#!/bin/sh\necho "hello from docker $1 input=$INPUT_WHO env=$FROM_ACTION_YML"\necho "greeting=hi-$1" >> "$GITHUB_OUTPUT"\n',
+});
+
+/** A Docker container action built from its Dockerfile (FROM scratch: for the host-mode setup failure). */
 export const DOCKER_ACTION: Record<string, string> = {
   'action.yml': `name: Docker greeter
 inputs:

@@ -35,8 +35,8 @@ const LINT_LOG = [
   '2024-05-02T10:00:00.0000000Z ##[group]Run flake8 src',
   '2024-05-02T10:00:00.1000000Z flake8 src',
   '2024-05-02T10:00:00.2000000Z ##[endgroup]',
-  '2024-05-02T10:00:01.0000000Z src/scrapy/http/request.py:41:80: E501 line too long (97 > 79 characters)',
-  '2024-05-02T10:00:01.1000000Z src/scrapy/http/request.py:88:1: F401 \'typing.Any\' imported but unused',
+  '2024-05-02T10:00:01.0000000Z src/pkg/request.py:41:80: E501 line too long (97 > 79 characters)',
+  '2024-05-02T10:00:01.1000000Z src/pkg/request.py:88:1: F401 \'typing.Any\' imported but unused',
   '2024-05-02T10:00:01.2000000Z ##[error]Process completed with exit code 1.',
   '',
 ].join('\n');
@@ -157,9 +157,9 @@ export async function seedDashboardFixture(env: TestEnv, app: FastifyInstance): 
         randomUUID(),
         failedSubmission,
         lintJob,
-        JSON.stringify([evidence(5, "src/scrapy/http/request.py:88:1: F401 'typing.Any' imported but unused", 'F401')]),
+        JSON.stringify([evidence(5, "src/pkg/request.py:88:1: F401 'typing.Any' imported but unused", 'F401')]),
         randomUUID(),
-        JSON.stringify([evidence(4, 'src/scrapy/http/request.py:41:80: E501 line too long (97 > 79 characters)', 'E501')]),
+        JSON.stringify([evidence(4, 'src/pkg/request.py:41:80: E501 line too long (97 > 79 characters)', 'E501')]),
       ],
     );
     const storageKey = `submissions/${failedSubmission}/jobs/31000000001`;
@@ -171,7 +171,7 @@ export async function seedDashboardFixture(env: TestEnv, app: FastifyInstance): 
     for (const [index, result] of health.entries()) {
       const instanceId = rows[index]!.id;
       const counts = {
-        baselineFailed: result === 'drifted' ? 0 : 2,
+        baselineFailed: result === 'drifted' || result === 'unreplayable' ? 0 : 2,
         baselinePassed: result === 'drifted' ? 2 : 0,
         referencePassed: result === 'flaky' ? 1 : result === 'unreplayable' ? 0 : 2,
         referenceFailed: result === 'flaky' ? 1 : 0,

@@ -210,7 +210,7 @@ export class GithubFaultCampaign {
     try {
       const reasons: string[] = [];
       for (const name of QUEUE_NAMES) {
-        for (const id of await redis.zrange(`ghfaults:${name}:failed`, 0, -1)) reasons.push(`${name} ${id}: ${(await redis.hget(`ghfaults:${name}:${id}`, 'failedReason')) ?? '?'}`);
+        for (const id of await redis.zrange(`ghfaults:${name}:failed`, '0', '-1')) reasons.push(`${name} ${id}: ${(await redis.hget(`ghfaults:${name}:${id}`, 'failedReason')) ?? '?'}`);
       }
       return reasons;
     } finally {

@@ -35,6 +35,8 @@ export async function createTestEnv(env: Record<string, string> = {}, overrides:
     QUEUE_PREFIX: `test-${suffix}`,
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://ci-replay.test',
+    // jobs run on the host unless a test (or the environment) asks for containers (docs/local-containers.md)
+    LOCAL_RUNTIME: process.env.LOCAL_RUNTIME ?? 'host',
     ...env,
   });
   const admin = new pg.Client({ connectionString: databaseUrl });

@@ -27,8 +27,10 @@ function showSession(current: Session | null): void {
   );
 }
 
-async function render(): Promise<void> {
+/** Renders the page of the current hash; `refreshing`: the same page again (a running run), keeping scroll and focus. */
+async function render(refreshing = false): Promise<void> {
   window.clearTimeout(refresh);
+  const scroll = window.scrollY;
   const [path = '', search = ''] = window.location.hash.replace(/^#\/?/, '').split('?');
   const query = new URLSearchParams(search);
   const parts = path.split('/').filter((part) => part !== '');
@@ -45,13 +47,14 @@ async function render(): Promise<void> {
       return;
     }
   }
-  mount(app, h('p', { role: 'status' }, 'Loading…'));
+  if (!refreshing) mount(app, h('p', { role: 'status' }, 'Loading…'));
   try {
     if (parts[0] === 'runs' && parts[1] !== undefined) {
       const { element, active } = await runPage(parts[1], query);
       document.title = 'Run · ci-replay';
       mount(app, element);
-      if (active) refresh = window.setTimeout(() => void render(), 5000);
+      if (refreshing) window.scrollTo(0, scroll);
+      if (active) refresh = window.setTimeout(() => void render(true), 5000);
     } else if (parts[0] === 'submissions' && parts[1] !== undefined) {
       document.title = 'Submission · ci-replay';
       mount(app, await submissionPage(parts[1]));
@@ -74,7 +77,7 @@ async function render(): Promise<void> {
     const message = error instanceof ApiError ? `${error.status} ${error.code}: ${error.message}` : String(error);
     mount(app, h('section', { 'aria-labelledby': 'error-title' }, h('h1', { id: 'error-title' }, 'Not available'), h('p', { role: 'alert' }, message)));
   }
-  app.focus({ preventScroll: true });
+  if (!refreshing) app.focus({ preventScroll: true });
 }
 
 window.addEventListener('hashchange', () => void render());

@@ -63,7 +63,7 @@ const CONCLUSION = { passed: 'success', failed: 'failure', invalid: 'neutral' } 
 /** Completes the check run: verdict, summary, a Re-run button, and annotations in batches of 50. */
 export async function completeCheckRun(client: InstallationClient, checkRunId: number, report: ResultReport): Promise<void> {
   const [owner = '', repo = ''] = report.repoFullName.split('/');
-  const title = `ci-replay: ${report.verdict}`;
+  const title = `ci-replay: ${report.conclusion ?? report.verdict}`;
   const annotations = report.annotations
     .filter((annotation) => annotation.path !== '' && annotation.line > 0)
     .map((annotation) => ({
@@ -82,7 +82,7 @@ export async function completeCheckRun(client: InstallationClient, checkRunId: n
       repo,
       check_run_id: checkRunId,
       status: 'completed',
-      conclusion: CONCLUSION[report.verdict],
+      conclusion: report.conclusion ?? CONCLUSION[report.verdict],
       completed_at: new Date().toISOString(),
       output: { title, summary: report.summary, ...(first !== undefined ? { annotations: first } : {}) },
       actions: [RERUN_ACTION],

@@ -7,7 +7,7 @@ import { isAppError, transient } from '../../errors.js';
 import { pushCommit } from '../../git/index.js';
 import type { GithubApp, InstallationClient } from '../../github/index.js';
 import { jobEventFromApi } from '../../pipeline/github-payloads.js';
-import type { Artifact, CiBackend, JobRef, PublishInput, PublishResult, ResultReport, RunRef } from '../ci-backend.js';
+import type { Artifact, CancelRef, CiBackend, JobRef, PublishInput, PublishResult, ResultReport, RunRef } from '../ci-backend.js';
 import { ensureBenchRepo, type BenchRepoContext } from './bench-repo.js';
 import { completeCheckRun, ensureCheckRun, findCheckRun } from './check-run.js';
 import { githubPreflight } from './preflight.js';
@@ -92,6 +92,33 @@ export function createGithubBackend(options: GithubBackendOptions): CiBackend {
 
     async afterPublish() {
       // Events arrive by webhook; the reconciler covers lost ones.
+    },
+
+    async cancelSubmission(ref: CancelRef) {
+      const repo = await options.benchRepos.find('github', ref.upstream.owner, ref.upstream.name);
+      if (repo === null) return;
+      const installation = await client();
+      const target = { owner: repo.owner, repo: repo.name };
+      // Every run of the commit: a submission's commit is its own (the branch and the commit carry its id).
+      const runs = await installation.paginate<{ id: number; status: string }>('GET /repos/{owner}/{repo}/actions/runs', { ...target, head_sha: ref.headSha });
+      for (const run of runs.filter((found) => found.status !== 'completed')) {
+        await installation.request('POST /repos/{owner}/{repo}/actions/runs/{run_id}/cancel', { ...target, run_id: run.id }).catch((error: unknown) => {
+          // 409: the run finished meanwhile; nothing left to stop.
+          if (!isAppError(error) || error.status !== 409) throw error;
+        });
+      }
+      const checkRunId = ref.checkRunId === null ? await findCheckRun(installation, { ...target, headSha: ref.headSha, externalId: ref.submissionId }) : Number(ref.checkRunId);
+      if (checkRunId === null) return;
+      await completeCheckRun(installation, checkRunId, {
+        submissionId: ref.submissionId,
+        repoFullName: `${repo.owner}/${repo.name}`,
+        headSha: ref.headSha,
+        checkRunId: BigInt(checkRunId),
+        verdict: 'invalid',
+        conclusion: 'cancelled',
+        summary: `## ci-replay: cancelled\n\nSubmission [\`${ref.submissionId}\`](${options.publicUrl}/v1/submissions/${ref.submissionId}) was cancelled; its workflow runs were cancelled.`,
+        annotations: [],
+      });
     },
 
     async listRunJobs(ref: RunRef): Promise<WorkflowJobEvent[]> {

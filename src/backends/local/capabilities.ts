@@ -1,4 +1,5 @@
 import { BUILTIN_ACTION_NAMES, describeSandbox, type ActionSettings, type SandboxSettings } from '../../executor/index.js';
+import { detectRuntime, type ContainerSettings } from '../../executor/container/index.js';
 import type { BackendCapabilities } from '../../workflows/index.js';
 
 /**
@@ -27,7 +28,17 @@ export const LOCAL_EXECUTOR_CAPABILITIES: BackendCapabilities = {
  * no_new_privs either way). Without it (EXECUTOR_SANDBOX=off, or auto where namespaces cannot be created) steps run
  * as the worker user, and whether `sudo` works there is the host's business, not a blocker.
  */
-export async function localExecutorCapabilities(settings: SandboxSettings, actions?: ActionSettings): Promise<BackendCapabilities> {
+export async function localExecutorCapabilities(settings: SandboxSettings, actions?: ActionSettings, container?: ContainerSettings): Promise<BackendCapabilities> {
+  // with a container runtime answering (LOCAL_RUNTIME, docs/local-containers.md) jobs run in containers: services,
+  // `container:` jobs and Docker actions run; root only with LOCAL_CONTAINER_USER=root
+  const runtime = container === undefined ? null : (await detectRuntime(container.runtime)).runtime;
+  if (container !== undefined && runtime !== null) {
+    return {
+      ...LOCAL_EXECUTOR_CAPABILITIES, services: true, jobContainers: true,
+      actions: { ...LOCAL_EXECUTOR_CAPABILITIES.actions, marketplace: actions !== undefined, docker: actions !== undefined },
+      root: container.user === 'root',
+    };
+  }
   const sandbox = await describeSandbox(settings);
   // with action settings, marketplace JavaScript and composite actions are fetched, pinned and cached
   // (src/executor/actions/, docs/local-actions.md); a Docker action among them fails at "Set up job" without a runtime

@@ -10,6 +10,7 @@ import { DEFAULT_SANDBOX_SETTINGS, runWorkflow, type ActionSettings, type JobRes
 import { pushCommit, runGit, upstreamUrl } from '../../git/index.js';
 import { preflightWorkflow, type BackendCapabilities } from '../../workflows/index.js';
 import type { Artifact, CiBackend, JobRef, PublishInput, PublishResult, RunRef } from '../ci-backend.js';
+import type { ContainerSettings } from '../../executor/container/index.js';
 import { localExecutorCapabilities } from './capabilities.js';
 import { killLeftovers, recordProcess, removeWorkFolders } from './leftovers.js';
 
@@ -28,6 +29,8 @@ export interface LocalBackendOptions {
   sandbox?: SandboxSettings;
   /** The service's secrets, masked in every job log. */
   secretValues?: string[];
+  /** Jobs in containers (LOCAL_RUNTIME, LOCAL_RUNNER_IMAGE, LOCAL_NETWORK, …); the host sandbox when absent. */
+  container?: ContainerSettings;
   /** Marketplace actions (ACTIONS_BASE_URL, LOCAL_ACTIONS, DATA_DIR/actions): fetched, pinned and cached. */
   actions?: ActionSettings;
   /**
@@ -100,7 +103,7 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
     name: 'local',
 
     async preflight(input) {
-      const capabilities = options.capabilities ?? (await localExecutorCapabilities(options.sandbox ?? DEFAULT_SANDBOX_SETTINGS, options.actions));
+      const capabilities = options.capabilities ?? (await localExecutorCapabilities(options.sandbox ?? DEFAULT_SANDBOX_SETTINGS, options.actions, options.container));
       return preflightWorkflow({ workflow: input.workflow, callees: input.callees, capabilities });
     },
 
@@ -153,6 +156,7 @@ export function createLocalBackend(options: LocalBackendOptions): CiBackend {
         ...(options.sandbox !== undefined ? { sandbox: options.sandbox } : {}),
         ...(options.secretValues !== undefined ? { secretValues: options.secretValues } : {}),
         ...(options.actions !== undefined ? { actions: options.actions } : {}),
+        ...(options.container !== undefined ? { container: options.container } : {}),
         signal: context.signal,
         onProcess: (pgid) => recordProcess(dir, runAttempt, pgid),
         nextJobId: bigId,

@@ -7,6 +7,8 @@ export interface RunRepository {
   get(id: string): Promise<RunRow | null>;
   countByState(id: string): Promise<Record<string, number>>;
   list(limit: number): Promise<RunRow[]>;
+  /** The newest run with this label and owner (null: the CLI's runs). */
+  findByLabel(label: string, ownerTokenId: string | null): Promise<RunRow | null>;
 }
 
 export function createRunRepository(prisma: Prisma): RunRepository {
@@ -18,5 +20,6 @@ export function createRunRepository(prisma: Prisma): RunRepository {
       return Object.fromEntries(groups.map((group) => [group.state, group._count._all]));
     },
     list: (limit) => prisma.run.findMany({ orderBy: { createdAt: 'desc' }, take: limit }),
+    findByLabel: (label, ownerTokenId) => prisma.run.findFirst({ where: { label, ownerTokenId }, orderBy: { createdAt: 'desc' } }),
   };
 }

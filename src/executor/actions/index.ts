@@ -4,4 +4,4 @@ export { actionUnavailable, getAction, pinnedSha, type CachedAction } from './ac
 export { parseManifest, readManifest } from './manifest.js';
 export { HOST_ACTION_RUNTIME, isBuiltinAction, prepareJobActions, type ActionRuntime } from './prepare.js';
 export { hasPreStage, runPreStage, runUses, type UsesContext } from './run-action.js';
-export { runJobProcess, type JobProcess, type JobProcessResult } from './job-process.js';
+export { runJobProcess, type JobProcess } from './job-process.js';

@@ -1,7 +1,7 @@
 import type { LimitName } from '../sandbox/index.js';
 import { LIMIT_REASONS, limitMessage, limitOfFailure } from '../sandbox/index.js';
-import { spawnProcess } from '../spawn-process.js';
-import { watchStep } from '../job-runner/step-watchdog.js';
+import type { SpawnResult } from '../spawn-process.js';
+import { runStepProcess } from '../job-runner/run-script.js';
 import type { StepRuntime } from '../job-runner/step-runtime.js';
 
 export interface JobProcess {
@@ -10,41 +10,15 @@ export interface JobProcess {
   /** Working directory as the job sees it. */
   cwd: string;
   env: Record<string, string>;
-  onLine: (line: string) => void;
-}
-
-export interface JobProcessResult {
-  exitCode: number | null;
-  cancelled: boolean;
-  timedOut: boolean;
-  spawnError: string | null;
 }
 
 /**
- * Runs one process of an action in the job's environment: today the host path `run:` steps take (the job's
- * launcher: its namespaces, step user and rlimits, watched by the step watchdog). This is the one place to switch
- * when jobs run in containers. A resource limit the process hit is logged and recorded as the job's infra error.
+ * Runs one process of an action where the job's steps run (the host step sandbox or the job container, through the
+ * job's launcher and watchdog; output lines are workflow commands or log lines). A resource limit the process hit
+ * is logged and recorded as the job's infra error; the caller words the rest of the outcome.
  */
-export async function runJobProcess(rt: StepRuntime, proc: JobProcess): Promise<JobProcessResult> {
-  const launched = rt.state.launcher.command(proc.file, proc.args, proc.cwd);
-  const watch = watchStep(rt.state.launcher);
-  const result = await spawnProcess({
-    file: launched.file,
-    args: launched.args,
-    cwd: launched.cwd,
-    env: proc.env,
-    timeoutMs: rt.timeoutMs,
-    signal: rt.signal,
-    killGraceMs: rt.input.killGraceMs,
-    onLine: proc.onLine,
-    onBytes: (bytes) => watch.output(bytes),
-    onSpawn: (pid) => {
-      rt.state.pids.push(pid);
-      rt.input.onProcess?.(pid);
-      watch.started(pid);
-    },
-  });
-  const { breach, near } = await watch.finish();
+export async function runJobProcess(rt: StepRuntime, proc: JobProcess): Promise<SpawnResult> {
+  const { result, breach, near } = await runStepProcess(rt, proc);
   const limit = breach ?? (result.exitCode !== 0 && !result.cancelled && !result.timedOut ? limitOfFailure(result.exitCode, near) : null);
   if (limit !== null) reportLimit(rt, limit);
   return result;

@@ -4,9 +4,9 @@ import { join, resolve } from 'node:path';
 import { isAppError } from '../../errors.js';
 import { parseKeyValueFile } from '../env-files.js';
 import type { StepExecution, StepRuntime } from '../job-runner/step-runtime.js';
-import { applyFileCommands, handleOutputLine } from '../job-runner/step-runtime.js';
+import { applyFileCommands } from '../job-runner/step-runtime.js';
+import { failStepForPlatform } from '../builtin-actions/index.js';
 import { readJobFile } from '../sandbox/index.js';
-import { parseWorkflowCommand } from '../workflow-commands.js';
 import { inputEnv } from './inputs.js';
 import { runJobProcess } from './job-process.js';
 import type { PreparedAction } from './types.js';
@@ -25,7 +25,7 @@ export function actionVariables(rt: StepRuntime, action: PreparedAction, stepId:
 
 /**
  * Runs one stage (pre, main or post) of a JavaScript action with the job's `node`: INPUT_* variables, the
- * GITHUB_* files, GITHUB_STATE (and the deprecated `::save-state::`) collected into `state` for later stages, whose
+ * GITHUB_* files, GITHUB_STATE (and the deprecated `::save-state::`) collected into `saved` for later stages, whose
  * values they get as STATE_*. A non-zero exit fails the step without a line of its own, as on GitHub.
  */
 export async function runNodeStage(
@@ -50,20 +50,9 @@ export async function runNodeStage(
     ...actionVariables(rt, action, stepId),
     GITHUB_STATE: stateFile,
   };
-  const result = await runJobProcess(rt, {
-    file: process.execPath,
-    args: [resolve(action.dir, script)],
-    cwd: rt.state.workspace,
-    env,
-    onLine: (line) => {
-      const command = rt.stopToken === null ? parseWorkflowCommand(line) : null;
-      if (command?.name === 'save-state' && command.properties.name !== undefined) {
-        saved[command.properties.name] = command.message;
-        return;
-      }
-      handleOutputLine(rt, line);
-    },
-  });
+  const node = rt.state.environment.node;
+  if (node === null) return failStepForPlatform(rt, 'runner_tooling_missing', `No Node.js to run the JavaScript action ${action.ref.uses} (${runs.version}) in this job's environment`);
+  const result = await runJobProcess({ ...rt, savedState: saved }, { file: node, args: [resolve(action.dir, script)], cwd: rt.state.workspace, env });
   let stateOk = true;
   try {
     for (const [k, v] of parseKeyValueFile(readJobFile(null, stateFile, 64 * 1024 * 1024), 'GITHUB_STATE')) saved[k] = v;

@@ -1,7 +1,8 @@
-import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAppError } from '../../errors.js';
 import { actionName, BUILTIN_ACTION_NAMES } from '../builtin-actions/index.js';
+import { usesContainers } from '../job-runner/container-setup.js';
 import type { JobInput, JobState } from '../job-runner/job-state.js';
 import { getAction } from './action-cache.js';
 import { parseActionRef } from './action-ref.js';
@@ -26,6 +27,12 @@ export const HOST_ACTION_RUNTIME: ActionRuntime = {
   dockerUnavailable: 'the job runs on the host (no container runtime)',
 };
 
+/** Docker actions run where the job runs in a container (the run has a container runtime). */
+export function actionRuntimeOf(input: JobInput): ActionRuntime {
+  if (usesContainers(input) && input.containers?.runtime != null) return { docker: true, dockerUnavailable: '' };
+  return HOST_ACTION_RUNTIME;
+}
+
 class SetupFailure extends Error {
   constructor(readonly reason: 'action_unavailable' | 'unsupported_feature' | 'job_setup_failed', message: string) {
     super(message);
@@ -39,7 +46,7 @@ class SetupFailure extends Error {
  * stand-ins are used for their names and say so. Returns the error that fails the job (with `state.infraError` set),
  * or null. Without action settings, other actions are left to fail at their step (as before marketplace support).
  */
-export async function prepareJobActions(input: JobInput, state: JobState, runtime: ActionRuntime = HOST_ACTION_RUNTIME): Promise<string | null> {
+export async function prepareJobActions(input: JobInput, state: JobState, runtime: ActionRuntime = actionRuntimeOf(input)): Promise<string | null> {
   const settings = input.actions;
   const { log } = state;
   const seen = new Set<string>();
@@ -87,7 +94,8 @@ export async function prepareJobActions(input: JobInput, state: JobState, runtim
       }
       if (!existsSync(root)) {
         mkdirSync(root, { recursive: true });
-        cpSync(cached.dir, root, { recursive: true, verbatimSymlinks: true });
+        // steps running as another uid cannot write the cache's root-owned files: hard links are safe (and cheap) then
+        if (state.sandbox?.owner == null || !linkTree(cached.dir, root)) cpSync(cached.dir, root, { recursive: true, verbatimSymlinks: true });
       }
       copies.set(copyKey, root);
     }
@@ -121,4 +129,28 @@ function dockerUnsupported(uses: string, runtime: ActionRuntime): SetupFailure {
     'unsupported_feature',
     `Docker container actions are not supported by the local executor here: ${runtime.dockerUnavailable} (${uses}). Set LOCAL_RUNTIME to a container runtime (docker or podman) to run them.`,
   );
+}
+
+/** Recreates `source` at `target` with hard links to its files; false (target emptied) when links are refused (EXDEV…). */
+function linkTree(source: string, target: string): boolean {
+  const walk = (from: string, to: string): void => {
+    for (const entry of readdirSync(from)) {
+      const src = join(from, entry);
+      const dst = join(to, entry);
+      const info = lstatSync(src);
+      if (info.isDirectory()) {
+        mkdirSync(dst);
+        walk(src, dst);
+      } else if (info.isSymbolicLink()) symlinkSync(readlinkSync(src), dst);
+      else if (info.isFile()) linkSync(src, dst);
+    }
+  };
+  try {
+    walk(source, target);
+    return true;
+  } catch {
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(target, { recursive: true });
+    return false;
+  }
 }

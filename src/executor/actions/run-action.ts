@@ -1,6 +1,5 @@
 import { rmSync } from 'node:fs';
 import { isAppError } from '../../errors.js';
-import { failStepForPlatform } from '../builtin-actions/index.js';
 import type { ContextValue, EvalEnv } from '../expressions.js';
 import { evaluateCondition, interpolate } from '../expressions.js';
 import type { StepOutcomeValue } from '../job-runner/job-state.js';
@@ -8,6 +7,7 @@ import { runBuiltinInSandbox } from '../job-runner/sandbox-setup.js';
 import type { StepExecution, StepRuntime } from '../job-runner/step-runtime.js';
 import { createFileCommands } from '../job-runner/step-runtime.js';
 import { runComposite } from './composite-action.js';
+import { runDockerStep } from './docker-action.js';
 import { logActionHeader, resolveInputs } from './inputs.js';
 import { runNodeStage } from './node-action.js';
 import { isBuiltinAction } from './prepare.js';
@@ -73,13 +73,18 @@ export async function runPreStage(rt: StepRuntime, uses: string, given: Record<s
  */
 export async function runUses(rt: StepRuntime, uses: string, given: Record<string, string>, ctx: UsesContext): Promise<StepExecution> {
   const action = isBuiltinAction(uses) ? undefined : rt.state.actions.get(uses);
+  if (action === undefined && uses.startsWith('docker://') && rt.state.environment.kind === 'container') {
+    logActionHeader(rt, uses, given);
+    const args = given.args === undefined || given.args.trim() === '' ? [] : given.args.trim().split(/\s+/);
+    return runDockerStep(rt, null, { image: uses, args, entrypoint: given.entrypoint, env: {} }, given, ctx.ev, ctx.stepId);
+  }
   if (action === undefined) return runBuiltinInSandbox(rt, uses, given);
   const inputs = inputsOf(rt, action, given, ctx);
   logActionHeader(rt, uses, inputs);
   const runs = action.manifest.runs;
   if (runs.using === 'composite') return runComposite(rt, action, inputs, ctx);
   if (runs.using === 'docker') {
-    return failStepForPlatform(rt, 'unsupported_feature', `Docker container actions are not supported by the local executor in this job: ${uses}`);
+    return runDockerStep(rt, action, { image: runs.image, args: runs.args, entrypoint: runs.entrypoint, env: runs.env }, inputs, ctx.ev, ctx.stepId);
   }
   const saved = savedState(ctx.key ?? {});
   const execution = await runNodeStage(rt, action, 'main', inputs, saved, ctx.stepId);

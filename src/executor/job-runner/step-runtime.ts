@@ -24,6 +24,8 @@ export interface StepRuntime {
   files: { env: string; output: string; path: string; summary: string };
   /** Stop-commands token while commands are suspended. */
   stopToken: string | null;
+  /** A JavaScript action's saved state: the deprecated `::save-state name=…::` command writes here (else ignored). */
+  savedState?: Record<string, string>;
 }
 
 export type StepExecution = { outcome: 'success' | 'failure' | 'cancelled'; timedOut: boolean };
@@ -89,7 +91,11 @@ export function handleOutputLine(rt: StepRuntime, line: string): void {
     rt.stopToken = message;
     return;
   }
-  if (name === 'echo' || name === 'save-state') return;
+  if (name === 'save-state') {
+    if (rt.savedState !== undefined && properties.name !== undefined) rt.savedState[properties.name] = message;
+    return;
+  }
+  if (name === 'echo') return;
   if (name === 'set-output' && properties.name !== undefined) {
     rt.outputs[properties.name] = message;
     log.line(

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { canReadGroundTruth } from '../../auth/principal.js';
 import { importInstanceRows, importInstances } from '../../catalog/import-instances.js';
+import { parseOwnerMap } from '../../catalog/owner-map.js';
 import { asyncBufferFromBytes, readParquetRows } from '../../catalog/read-parquet.js';
 import { ERROR_TYPES, normalizeErrorType } from '../../domain/error-types.js';
 import { INSTANCE_HEALTH } from '../../domain/states.js';
@@ -19,6 +20,8 @@ const importQuery = z.object({
   dataset: z.string().max(100).optional(),
   /** All or nothing: any rejected row refuses the whole import. */
   atomic: z.stringbool().optional(),
+  /** Dataset owner → upstream owner per repository, as JSON: {"fork-owner/repo": "upstream-owner", "fork-owner": "upstream-owner"}. */
+  ownerMap: z.string().max(64 * 1024).optional(),
 });
 
 const idParams = z.object({ id: z.string().min(1).max(200) });
@@ -41,8 +44,9 @@ export function instanceRoutes(app: FastifyInstance, deps: AppDeps): void {
         tags: ['instances'],
         summary: 'Import instances (CI-Repair-Bench JSONL as application/x-ndjson, a multipart upload of a .jsonl or the released .parquet file, or a JSON array), all or nothing',
         description:
-          'Every row is parsed and checked and the body\'s size known before anything is written; the valid rows are then upserted by id in one transaction. Per-row errors are reported and the valid rows imported, unless `atomic=true`: ' +
-          'then any rejected row refuses the import (422 `rows_rejected`). A body (or uploaded file) over BODY_LIMIT_BYTES is 413 `body_too_large` with nothing imported.',
+          'Every row is parsed and checked and the body\'s size known before anything is written; the valid rows are then upserted by id in one transaction. Per-row errors (line, id, code, reason; a missing field is `<field> is required`) are reported and the valid rows imported, unless `atomic=true`: ' +
+          'then any rejected row refuses the import (422 `rows_rejected`). A body (or uploaded file) over BODY_LIMIT_BYTES is 413 `body_too_large` with nothing imported. ' +
+          '`ownerMap` (JSON) maps dataset owners to upstream owners per repository (docs/datasets.md).',
         querystring: z.toJSONSchema(importQuery),
       },
     },
@@ -50,6 +54,7 @@ export function instanceRoutes(app: FastifyInstance, deps: AppDeps): void {
       const query = parseInput(importQuery, request.query, 'query');
       const parseOptions = {
         ...(query.upstreamOwner !== undefined ? { upstreamOwner: query.upstreamOwner } : {}),
+        ...(query.ownerMap !== undefined ? { ownerMap: parseOwnerMap(query.ownerMap, 'query.ownerMap') } : {}),
         ...(query.dataset !== undefined ? { dataset: query.dataset } : {}),
         ...(query.atomic !== undefined ? { atomic: query.atomic } : {}),
       };

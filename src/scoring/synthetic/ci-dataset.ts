@@ -84,13 +84,15 @@ export function syntheticCiDataset(options: SyntheticCiOptions): { instances: Ci
   const runCount = options.runs ?? 1;
   const labels = labelInstances(prng, count);
   const instances = labels.map((instanceLabels, index): CiInstance => {
+    // The draws in the same order as ever (labels, then health): the same seed gives the same dataset.
+    const chosen = instanceLabels.length > 0 ? instanceLabels : [prng.pick(PUBLISHED_OCCURRENCES)[0]];
     const health = prng.weighted(HEALTH);
     // An instance judged unhealthy is a suspect (docs/revalidation.md), left out of reports by default.
     const suspect = health === 'flaky' || health === 'drifted' || health === 'unreplayable' || health === 'broken';
     return {
       id: `inst-${String(index).padStart(4, '0')}`,
       repo: `owner${index % repoCount}/repo${index % repoCount}`,
-      labels: instanceLabels.length > 0 ? instanceLabels : [prng.pick(PUBLISHED_OCCURRENCES)[0]],
+      labels: chosen,
       health,
       lifecycle: suspect ? 'suspect' : 'active',
       lifecycleReason: suspect ? `re-validation judged it ${health}` : null,

@@ -63,7 +63,10 @@ describe('the ci-replay CLI (real processes)', () => {
     await writeFile(join(dataDir, 'bad.jsonl'), `${(await readFile(file, 'utf8')).split('\n')[0]}\n{"id": 5}\n`);
     const imported = await cli('import', file);
     expect(imported.stdout).toContain('created 4, updated 0, unchanged 0, failed 0');
-    const partial = await cli('import', join(dataDir, 'bad.jsonl'));
+    const refused = await cli('import', join(dataDir, 'bad.jsonl'));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('nothing was imported: 1 of 2 row(s) were rejected');
+    const partial = await cli('import', join(dataDir, 'bad.jsonl'), '--skip-invalid');
     expect(partial.stdout).toContain('unchanged 1, failed 1');
     expect(partial.stderr).toMatch(/line 2 \(id 5\): invalid_row/);
 

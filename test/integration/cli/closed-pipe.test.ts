@@ -17,7 +17,7 @@ async function piped(args: string[], reader: string): Promise<{ status: number; 
   return { status, stdout: stdout.replace(/status=\d+\n?/, ''), stderr };
 }
 
-describe('the CLI on a closed pipe', () => {
+describe.concurrent('the CLI on a closed pipe', () => {
   it('ends quietly with status 0 when the reader closes stdout before the first write (| head -n 0)', async () => {
     const result = await piped(['classify', log], 'head -n 0');
     expect(result.stderr).not.toContain('EPIPE');

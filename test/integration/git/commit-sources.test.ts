@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { createMirrorCache } from '../../../src/git/mirror-cache.js';
 import { forkUrlOf } from '../../../src/git/commit-sources.js';
 import { describeCommand, stripCredentials } from '../../../src/git/git-error.js';
+import { fetchObjects, findMissingObjects } from '../../../src/git/objects.js';
 import { readFileAt } from '../../../src/git/read-files.js';
 import { runGit } from '../../../src/git/run-git.js';
 import { isAppError } from '../../../src/errors.js';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   const forkDir = path.join(root, 'srv', 'forky', 'demo.git');
   await createBareRepo(forkDir);
   await runGit(['fetch', '--quiet', upstreamDir, 'refs/heads/main:refs/heads/main'], { gitDir: forkDir });
-  [sha.fork = ''] = await appendCommits(forkDir, [{ files: { 'fork-only.txt': 'from the fork\n' } }], 'fix', sha.main);
+  [sha.fork = ''] = await appendCommits(forkDir, [{ files: { 'fork-only.txt': 'from the fork\n', 'fork-two.txt': 'also the fork\n' } }], 'fix', sha.main);
   // A commit nobody serves.
   const elsewhere = await createFixtureRepo(path.join(root, 'elsewhere.git'), [{ files: { 'x.txt': 'x\n' } }]);
   sha.gone = elsewhere.shas[0] ?? '';
@@ -59,6 +60,11 @@ describe('commit sources', () => {
     expect(fork.found[0]).toMatchObject({ sha: sha.fork, source: 'fork', url: pathToFileURL(path.join(root, 'srv', 'forky', 'demo.git')).href });
     // Its blob exists only on the fork: the lazy fetch finds it there (the fork is a promisor remote too).
     expect((await readFileAt(first.gitDir, sha.fork, 'fork-only.txt'))?.toString('utf8')).toBe('from the fork\n');
+    // And the explicit blob fetch of the patch engine (apply-patch) tries the fork after the upstream.
+    const blob = (await runGit(['rev-parse', `${sha.fork}:fork-two.txt`], { gitDir: first.gitDir })).stdout.toString('utf8').trim();
+    expect(await findMissingObjects(first.gitDir, [blob])).toEqual([blob]);
+    await fetchObjects(first.gitDir, [blob]);
+    expect(await findMissingObjects(first.gitDir, [blob])).toEqual([]);
   });
 
   it('finds a commit inside a pull request on refs/pull/*/head when the server refuses fetches by SHA, and by SHA when it serves them', async () => {

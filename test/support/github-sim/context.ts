@@ -1,6 +1,7 @@
 import type { Deliverer } from './webhooks/deliverer.js';
 import type { WorkflowRunner } from './runs/runner.js';
 import type { SimState } from './types.js';
+import type { SimLimits } from './limits.js';
 
 export interface RunFaultRule {
   repo?: string;
@@ -23,6 +24,8 @@ export interface SimContext {
   neverStartRules: RunFaultRule[];
   /** Repositories (lower-case full name) whose fork stays "being created". */
   stuckForks: Set<string>;
+  /** Per-account concurrent jobs, per-installation rate limits (limits.ts). */
+  limits: SimLimits;
   /** Background work (run executions, fork completions) awaited by close(). */
   track: (work: Promise<unknown>) => void;
 }

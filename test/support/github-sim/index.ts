@@ -23,6 +23,7 @@ import { createRequestHandler, type SimRequest } from './server.js';
 import { createState, DEFAULT_APP_ID, ensureAccount, findRepo, nextId } from './state.js';
 import type { Permissions, SimInstallation, SimRepo, SimState } from './types.js';
 import { createDeliverer } from './webhooks/deliverer.js';
+import { createSimLimits, type SimLimits } from './limits.js';
 
 export type { WorkflowRunner, WorkflowRunContext, WorkflowRunOutcome } from './runs/runner.js';
 export type { ApiFaultRule, ApiFaultResponse, SimFaults, WebhookMatch } from './faults.js';
@@ -31,6 +32,8 @@ export { createBashRunner } from './runs/bash-runner.js';
 export { createExecutorRunner, type ExecutorRunnerOptions } from './runs/executor-runner.js';
 export { signAppJwt } from './app-jwt.js';
 export { signBody, verifySignature } from './webhooks/sign.js';
+export { createSimLimits, type SimLimits, type AccountJobStats, type InstallationRateLimits } from './limits.js';
+export { createSyntheticRunner, type SyntheticRunnerOptions, type DurationDistribution } from './runs/synthetic-runner.js';
 
 export interface GithubSimOptions {
   /** Executes workflow runs; default: the built-in bash runner. */
@@ -80,6 +83,8 @@ export interface GithubSim {
   state: SimState;
   faults: SimFaults;
   counters: SimCounters;
+  /** Per-account concurrent-job limits and per-installation rate limits (limits.ts). */
+  limits: SimLimits;
   /** Every REST request received (method, path, matched template, JSON body), for contract checks. */
   requests(): SimRequest[];
   gitUrl(owner: string, name: string): string;
@@ -125,6 +130,7 @@ export async function startGithubSim(options: GithubSimOptions = {}): Promise<Gi
     signingKey: randomBytes(32),
     neverStartRules,
     stuckForks: new Set(),
+    limits: createSimLimits(),
     track: (work) => {
       const tracked = work.catch(() => undefined);
       background.add(tracked);
@@ -171,6 +177,7 @@ export async function startGithubSim(options: GithubSimOptions = {}): Promise<Gi
       total: () => [...counters.values()].reduce((a, b) => a + b, 0),
       reset: () => counters.clear(),
     },
+    limits: ctx.limits,
     gitUrl: (owner, name) => `${baseUrl}/${owner}/${name}.git`,
     setWebhookUrl(url) {
       webhookUrl = url;

@@ -124,7 +124,9 @@ async function serveApi(deps: ServerDeps, req: IncomingMessage, res: ServerRespo
   let auth: AuthContext = { kind: 'none' };
   try {
     auth = authenticate(ctx.state, deps.publicKey, req.headers);
-    const { key, limit, label } = rateKey(auth);
+    const { key, label } = rateKey(auth);
+    const installationRate = auth.kind === 'installation' ? ctx.limits.rate(auth.installation.id) : undefined;
+    const limit = installationRate?.restPerHour ?? rateKey(auth).limit;
     const now = Date.now();
     let window = ctx.state.rate.get(key);
     if (!window || window.resetAt <= now) {
@@ -146,6 +148,16 @@ async function serveApi(deps: ServerDeps, req: IncomingMessage, res: ServerRespo
       'x-ratelimit-resource': 'core',
     });
     if (exhausted) throw new GhError(403, `API rate limit exceeded for ${label}. If you reach out to GitHub Support for help, please include the request ID ${requestId}.`, { documentationUrl: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api' });
+    if (auth.kind === 'installation' && method !== 'GET' && method !== 'HEAD') {
+      const over = ctx.limits.takeWrite(auth.installation.id);
+      if (over !== null && over.status === 429) throw new GhError(429, 'Too Many Requests', { headers: { 'retry-after': String(over.retryAfterSeconds) } });
+      if (over !== null) {
+        throw new GhError(403, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ' + requestId + '.', {
+          documentationUrl: 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+          headers: { 'retry-after': String(over.retryAfterSeconds) },
+        });
+      }
+    }
     if (fault?.kind === 'status') throw new GhError(fault.status, fault.status === 502 ? 'Server Error' : 'Internal Server Error');
     if (fault?.kind === 'secondary-rate-limit') {
       throw new GhError(403, 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID ' + requestId + '.', {

@@ -18,6 +18,13 @@ describe('run-local for a submission that ended before anything ran', () => {
     ]);
   });
 
+  it('shows the recorded patch_failed outcome the same way, with its reason code', () => {
+    expect(verdictLines(ended({ outcome: 'patch_failed', reason: 'patch_does_not_apply', errorMessage: 'error: src/absent.py: does not exist in index' }))).toEqual([
+      'verdict: invalid — outcome patch_failed (patch_does_not_apply): the patch does not apply at sha_fail; nothing was pushed',
+      '  error: src/absent.py: does not exist in index',
+    ]);
+  });
+
   it('names the reason of an infra_error ended by the preflight', () => {
     const lines = verdictLines(ended({ state: 'infra_error', reason: 'not_replayable', errorMessage: 'job build uses services' }));
     expect(lines).toEqual(['verdict: invalid — outcome infra_error (not_replayable): the replay could not be carried out', '  job build uses services']);

@@ -108,7 +108,7 @@ export async function runPage(id: string, query: URLSearchParams): Promise<{ ele
         badge(outcomeOf(row)),
         row.reason ?? '',
         row.observedLabels.join(', '),
-        h('a', { href: `#/submissions/${row.submissionId}`, 'aria-label': `submission of instance ${row.instanceId}` }, row.submissionId.slice(0, 8)),
+        h('a', { href: `#/submissions/${row.submissionId}`, 'aria-label': `${row.submissionId.slice(0, 8)}: submission of instance ${row.instanceId}` }, row.submissionId.slice(0, 8)),
       ]),
       { class: 'instances' },
     ),

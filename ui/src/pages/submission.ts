@@ -50,7 +50,7 @@ function evidenceText(evidence: unknown): string {
   return evidence
     .map((item: { startLine?: number; endLine?: number; line?: number; text?: string; excerpt?: string }) => {
       const start = item.startLine ?? item.line;
-      const range = start === undefined ? '' : `lines ${start}${item.endLine !== undefined && item.endLine !== start ? `–${item.endLine}` : ''}: `;
+      const range = start === undefined ? '' : item.endLine !== undefined && item.endLine !== start ? `lines ${start}–${item.endLine}: ` : `line ${start}: `;
       return `${range}${item.text ?? item.excerpt ?? ''}`.trim();
     })
     .filter((line) => line !== '')

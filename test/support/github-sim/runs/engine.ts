@@ -127,6 +127,7 @@ export function createEngine(ctx: SimContext): Engine {
         nextJobId: () => String(nextId(ctx.state, 'job')),
         onEvent: (event) => onJobEvent(run, attempt.attempt, event),
         signal: control.controller.signal,
+        acquireJob: (signal) => ctx.limits.acquireJob(repo.owner.login, signal),
       });
       conclusion = outcome.conclusion;
       for (const [id, key] of Object.entries(outcome.jobKeys ?? {})) {

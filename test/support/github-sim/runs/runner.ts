@@ -20,6 +20,11 @@ export interface WorkflowRunContext {
   /** workflow_job events (queued, in_progress, completed, with steps); workflow_run events are ignored. */
   onEvent(event: CiEvent): void;
   signal: AbortSignal;
+  /**
+   * Waits for a job slot of the repository owner's account (its concurrent-job limit, `sim.limits`) and resolves
+   * with the slot's release. Runners that honour it (the synthetic runner) queue jobs beyond the limit as GitHub does.
+   */
+  acquireJob?(signal: AbortSignal): Promise<() => void>;
 }
 
 export interface WorkflowRunOutcome {

@@ -1,0 +1,11 @@
+import { Redis } from 'ioredis';
+import { toPoolAccount } from './src/scheduler/index.js';
+import { startPoolCampaign } from './test/support/pool-campaign.js';
+const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+const c = await startPoolCampaign({ redis, prefix: `dbg-${Date.now()}`, accounts: [toPoolAccount({ owner: 'bench-a', concurrentJobs: 4 })], upstreams: [{ owner: 'up', name: 'p', jobs: 2 }], durations: { kind: 'fixed', ms: 50 }, timeScale: 1 });
+await c.submit({ id: 's1', kind: 'candidate', runId: 'r', upstream: { owner: 'up', name: 'p' }, jobs: 2 });
+await new Promise((r) => setTimeout(r, 5000));
+console.log(c.times, c.errors, [...c.sim.state.runs.values()].map((r) => r.attempts), c.sim.limits.jobs('bench-a'));
+console.log(c.sim.state.deliveries?.slice?.(0, 50)?.map((d: any) => [d.event, d.action, d.statusCode]));
+console.log(Object.keys(c.sim.state));
+await c.close(); redis.disconnect();
