@@ -103,6 +103,8 @@ const env: Record<string, string> = {
   LEASE_SECONDS: leaseSeconds,
   RECOVERY_INTERVAL_SECONDS: sweepSeconds,
   EXECUTOR_NETWORK: 'none',
+  // Jobs on the host (namespaces), as before job containers existed: a runner image need not be built first.
+  LOCAL_RUNTIME: 'host',
   WORKER_CONCURRENCY: concurrency,
   ...workerEnv,
   NODE_ENV: 'production',

@@ -89,7 +89,7 @@ const schema = z
     EXECUTOR_STEP_FILE_SIZE_MB: positiveInt.default(4096),
     EXECUTOR_STEP_MAX_OUTPUT_BYTES: positiveInt.default(1024 * 1024 * 1024),
     // jobs in containers (docs/local-containers.md)
-    LOCAL_RUNTIME: z.enum(['auto', 'docker', 'podman', 'host']).default('auto'),
+    LOCAL_RUNTIME: z.enum(['auto', 'docker', 'podman', 'host']).optional(),
     LOCAL_RUNNER_IMAGE: z.string().default(''),
     LOCAL_RUNNER_IMAGE_LABELS: z.string().default('').refine((v) => v.split(',').every((p) => p.trim() === '' || /^[^=\s]+=\S+$/.test(p.trim())), 'a list of <label>=<image>'),
     LOCAL_NETWORK: z.enum(['none', 'egress']).default('none'),
@@ -314,7 +314,8 @@ function parseConfig(source: NodeJS.ProcessEnv): Config {
         firewallChain: 'CI_REPLAY_STEPS',
       },
       container: {
-        runtime: env.LOCAL_RUNTIME,
+        // tests (NODE_ENV=test) run jobs on the host unless they ask for a runtime
+        runtime: env.LOCAL_RUNTIME ?? (env.NODE_ENV === 'test' ? 'host' : 'auto'),
         runnerImage: env.LOCAL_RUNNER_IMAGE,
         labelImages: parseLabelImages(env.LOCAL_RUNNER_IMAGE_LABELS),
         network: env.LOCAL_NETWORK,

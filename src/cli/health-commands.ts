@@ -19,7 +19,9 @@ export function registerHealthCommands(program: Command, io: Io): void {
     .description("an instance's lifecycle and its transitions, newest first")
     .argument('<instance>', 'instance id')
     .option('--json', 'print as JSON')
-    .action(async (instanceId: string, options: { json?: boolean }) => {
+    .action(async (instanceId: string, _options: unknown, command: Command) => {
+      // `--json` is also `health`'s own option: commander gives it to the parent, so read both.
+      const options = command.optsWithGlobals<{ json?: boolean }>();
       const result = await withDeps(async (deps) => {
         const state = await deps.repos.instanceHealth.get(instanceId);
         if (state === null) throw notFound('instance', instanceId);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../src/auth/tokens.js';
 import { buildApp } from '../../src/http/app.js';
 import { QUEUE_NAMES } from '../../src/queue/index.js';
+import { readOutage } from '../../src/queue/outage.js';
 import { createWorkers, type Workers } from '../../src/workers.js';
 import { createFixtureRepo, makePatch } from '../support/git-fixtures.js';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.js';
@@ -149,6 +150,23 @@ class Campaign {
     return waited;
   }
 
+  /**
+   * Jobs working for a submission (prepare, logs, finalize) that met the outage and are past the deadline: they
+   * give up (their submission ends infra_error) as soon as the database answers.
+   */
+  async jobsPastDeadline(deadlineMs: number): Promise<string[]> {
+    const found: string[] = [];
+    for (const name of ['prepare', 'logs', 'finalize'] as const) {
+      const queue = new Queue(name, { connection: this.env.deps.redis, prefix: this.env.config.queuePrefix });
+      for (const job of await queue.getJobs(['delayed', 'waiting', 'active', 'prioritized'], 0, 1000)) {
+        const outage = readOutage(job.data);
+        if (outage !== undefined && (outage.gaveUp || outage.last - outage.since >= deadlineMs)) found.push(`${name}:${job.id}`);
+      }
+      await queue.close();
+    }
+    return found;
+  }
+
   expectNoServerErrorBut503(): void {
     expect(this.answers.filter(({ answer }) => answer.status >= 500 && answer.status !== 503)).toEqual([]);
   }
@@ -228,7 +246,11 @@ describe('Postgres away longer than DB_OUTAGE_DEADLINE_MINUTES', () => {
     await campaign.submitMany(10, 'long');
     await campaign.untilRunning();
     await campaign.postgres.stop();
-    await new Promise((resolve) => setTimeout(resolve, 20_000));
+    const stoppedAt = Date.now();
+    // Down at least 20 s, and (on a loaded machine, where a worker may try little in 20 s) until some submission's
+    // job has waited past the 6 s deadline: the outage is then certain to catch work, as this case requires.
+    await waitFor(async () => ((await campaign.jobsPastDeadline(6000)).length > 0 ? true : undefined), { timeoutMs: 300_000, intervalMs: 1000 });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, 20_000 - (Date.now() - stoppedAt))));
     await campaign.postgres.start();
 
     const rows = await campaign.allFinished();

@@ -148,8 +148,16 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
     const dispatched = await client.request<{ workflow_run_id: number }>('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', { owner: account, repo, workflow_id: 'ci.yml', ref: 'main', return_run_details: true });
     const head = `${account}/${repo}`;
     const check = await client.request<{ id: number }>('POST /repos/{owner}/{repo}/check-runs', { owner: account, repo, name: 'ci-replay', head_sha: headSha, status: 'queued', external_id: submissionId });
-    runs.set(String(dispatched.data.workflow_run_id), { submissionId, repo: head, checkRunId: check.data.id });
+    const runId = String(dispatched.data.workflow_run_id);
+    runs.set(runId, { submissionId, repo: head, checkRunId: check.data.id });
+    // Its completion may have arrived before the check run existed (short synthetic jobs).
+    const early = early_.get(runId);
+    if (early !== undefined) {
+      early_.delete(runId);
+      await record(runId, early);
+    }
   };
+  const early_ = new Map<string, number>();
 
   const scheduler = createScheduler({
     store: createSlotStore(options.redis, options.prefix),
@@ -172,7 +180,10 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
 
   const record = async (runId: string, attempt: number): Promise<void> => {
     const run = runs.get(runId);
-    if (run === undefined) return;
+    if (run === undefined) {
+      early_.set(runId, attempt);
+      return;
+    }
     const [owner = '', repo = ''] = run.repo.split('/');
     const client = github.installation(installations.get(owner) ?? 0);
     await client.paginate('GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs', { owner, repo, run_id: runId, attempt_number: attempt });

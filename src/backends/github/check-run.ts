@@ -15,14 +15,19 @@ interface CheckRunRef {
 
 /** Finds the check run this service created for a submission (by external_id on the commit). */
 export async function findCheckRun(client: InstallationClient, ref: CheckRunRef): Promise<number | null> {
-  const runs = await client.paginate<{ id: number; external_id: string | null }>('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
+  return (await findCheckRuns(client, ref))[0]?.id ?? null;
+}
+
+/** Every check run this service created for a submission on the commit (by external_id), oldest first. */
+export async function findCheckRuns(client: InstallationClient, ref: CheckRunRef): Promise<{ id: number; status: string }[]> {
+  const runs = await client.paginate<{ id: number; status: string; external_id: string | null }>('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', {
     owner: ref.owner,
     repo: ref.repo,
     ref: ref.headSha,
     check_name: CHECK_NAME,
     filter: 'all',
   });
-  return runs.find((run) => run.external_id === ref.externalId)?.id ?? null;
+  return runs.filter((run) => run.external_id === ref.externalId).sort((a, b) => a.id - b.id);
 }
 
 /**

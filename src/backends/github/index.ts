@@ -9,7 +9,7 @@ import type { GithubApp, InstallationClient } from '../../github/index.js';
 import { jobEventFromApi } from '../../pipeline/github-payloads.js';
 import type { Artifact, CancelRef, CiBackend, JobRef, PublishInput, PublishResult, ResultReport, RunRef } from '../ci-backend.js';
 import { ensureBenchRepo, type BenchRepoContext } from './bench-repo.js';
-import { completeCheckRun, ensureCheckRun, findCheckRun } from './check-run.js';
+import { completeCheckRun, ensureCheckRun, findCheckRun, findCheckRuns } from './check-run.js';
 import { githubPreflight } from './preflight.js';
 
 export { benchRepoName, ensureBenchRepo, type BenchRepoContext, type Upstream } from './bench-repo.js';
@@ -107,18 +107,22 @@ export function createGithubBackend(options: GithubBackendOptions): CiBackend {
           if (!isAppError(error) || error.status !== 409) throw error;
         });
       }
-      const checkRunId = ref.checkRunId === null ? await findCheckRun(installation, { ...target, headSha: ref.headSha, externalId: ref.submissionId }) : Number(ref.checkRunId);
-      if (checkRunId === null) return;
-      await completeCheckRun(installation, checkRunId, {
-        submissionId: ref.submissionId,
-        repoFullName: `${repo.owner}/${repo.name}`,
-        headSha: ref.headSha,
-        checkRunId: BigInt(checkRunId),
-        verdict: 'invalid',
-        conclusion: 'cancelled',
-        summary: `## ci-replay: cancelled\n\nSubmission [\`${ref.submissionId}\`](${options.publicUrl}/v1/submissions/${ref.submissionId}) was cancelled; its workflow runs were cancelled.`,
-        annotations: [],
-      });
+      // The recorded check run, and any other one of this submission still open on the commit (a publish repeated
+      // by a worker that lost its lease mid-push may have created a second one).
+      const open = (await findCheckRuns(installation, { ...target, headSha: ref.headSha, externalId: ref.submissionId })).filter((check) => check.status !== 'completed').map((check) => check.id);
+      const ids = new Set(ref.checkRunId === null ? open : [Number(ref.checkRunId), ...open]);
+      for (const checkRunId of ids) {
+        await completeCheckRun(installation, checkRunId, {
+          submissionId: ref.submissionId,
+          repoFullName: `${repo.owner}/${repo.name}`,
+          headSha: ref.headSha,
+          checkRunId: BigInt(checkRunId),
+          verdict: 'invalid',
+          conclusion: 'cancelled',
+          summary: `## ci-replay: cancelled\n\nSubmission [\`${ref.submissionId}\`](${options.publicUrl}/v1/submissions/${ref.submissionId}) was cancelled; its workflow runs were cancelled.`,
+          annotations: [],
+        });
+      }
     },
 
     async listRunJobs(ref: RunRef): Promise<WorkflowJobEvent[]> {

@@ -1,5 +1,5 @@
 import { BUILTIN_ACTION_NAMES, describeSandbox, type ActionSettings, type SandboxSettings } from '../../executor/index.js';
-import { detectRuntime, type ContainerSettings } from '../../executor/container/index.js';
+import { usableRuntime, type ContainerSettings } from '../../executor/container/index.js';
 import type { BackendCapabilities } from '../../workflows/index.js';
 
 /**
@@ -31,7 +31,7 @@ export const LOCAL_EXECUTOR_CAPABILITIES: BackendCapabilities = {
 export async function localExecutorCapabilities(settings: SandboxSettings, actions?: ActionSettings, container?: ContainerSettings): Promise<BackendCapabilities> {
   // with a container runtime answering (LOCAL_RUNTIME, docs/local-containers.md) jobs run in containers: services,
   // `container:` jobs and Docker actions run; root only with LOCAL_CONTAINER_USER=root
-  const runtime = container === undefined ? null : (await detectRuntime(container.runtime)).runtime;
+  const runtime = container === undefined ? null : (await usableRuntime(container)).runtime;
   if (container !== undefined && runtime !== null) {
     return {
       ...LOCAL_EXECUTOR_CAPABILITIES, services: true, jobContainers: true,

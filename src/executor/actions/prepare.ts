@@ -33,6 +33,16 @@ export function actionRuntimeOf(input: JobInput): ActionRuntime {
   return HOST_ACTION_RUNTIME;
 }
 
+/**
+ * Whether the job's steps will run as an unprivileged uid other than the worker's (decided before "Set up job"
+ * starts them): a root worker's step sandbox (namespaces) or job container. Not in a user namespace or without a sandbox.
+ */
+function stepsRunAsAnotherUser(input: JobInput): boolean {
+  if (process.getuid?.() !== 0) return false;
+  if (usesContainers(input)) return input.containers?.runtime != null && input.containers.settings.user !== 'root';
+  return input.sandbox.namespaces !== null;
+}
+
 class SetupFailure extends Error {
   constructor(readonly reason: 'action_unavailable' | 'unsupported_feature' | 'job_setup_failed', message: string) {
     super(message);
@@ -95,7 +105,7 @@ export async function prepareJobActions(input: JobInput, state: JobState, runtim
       if (!existsSync(root)) {
         mkdirSync(root, { recursive: true });
         // steps running as another uid cannot write the cache's root-owned files: hard links are safe (and cheap) then
-        if (state.sandbox?.owner == null || !linkTree(cached.dir, root)) cpSync(cached.dir, root, { recursive: true, verbatimSymlinks: true });
+        if (!stepsRunAsAnotherUser(input) || !linkTree(cached.dir, root)) cpSync(cached.dir, root, { recursive: true, verbatimSymlinks: true });
       }
       copies.set(copyKey, root);
     }

@@ -19,4 +19,4 @@ export { containerEnvironment, hostEnvironment, hostWhich } from './job-environm
 export { checkOptions, splitOptions } from './docker-options.js';
 export { IMAGE_STAND_INS, repositoryName, resolveImage } from './image-resolution.js';
 export type { ContainerRunPlan } from './run-plan.js';
-export { planContainers } from './run-plan.js';
+export { planContainers, usableRuntime } from './run-plan.js';

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { imageExists, runnerImageFor } from './images.js';
 import type { ContainerRuntime } from './runtime.js';
 import { detectRuntime } from './runtime.js';
 import type { ContainerSettings } from './settings.js';
@@ -16,8 +17,20 @@ export interface ContainerRunPlan {
 
 const warned = new Set<string>();
 
-export async function planContainers(settings: ContainerSettings, logger: Logger): Promise<ContainerRunPlan> {
+/**
+ * The runtime jobs will use with these settings, or null and why: `auto` needs the runner image too (a machine with
+ * docker but no built image keeps running jobs on the host).
+ */
+export async function usableRuntime(settings: ContainerSettings): Promise<{ runtime: ContainerRuntime | null; reason: string }> {
   const { runtime, reason } = await detectRuntime(settings.runtime);
+  if (runtime === null || settings.runtime !== 'auto') return { runtime, reason };
+  const image = runnerImageFor([], settings);
+  if (await imageExists(runtime, image)) return { runtime, reason };
+  return { runtime: null, reason: `${reason}, but the runner image ${image} is not built (ci-replay images build)` };
+}
+
+export async function planContainers(settings: ContainerSettings, logger: Logger): Promise<ContainerRunPlan> {
+  const { runtime, reason } = await usableRuntime(settings);
   if (runtime !== null) return { settings, runtime, unavailable: null, notes: [`Container runtime: ${reason} (LOCAL_RUNTIME=${settings.runtime})`] };
   if (settings.runtime === 'docker' || settings.runtime === 'podman') {
     return { settings, runtime: null, unavailable: `The container runtime is required (LOCAL_RUNTIME=${settings.runtime}) but does not answer: ${reason}`, notes: [] };

@@ -70,7 +70,7 @@ describe('account pool on the simulator', () => {
   it('an account removed mid-campaign: its waiting work moves to the other account, its running work ends, nothing is lost', async () => {
     campaign = await startPoolCampaign({
       redis, prefix: `sched-test-${randomBytes(4).toString('hex')}`,
-      accounts: [toPoolAccount({ owner: 'bench-a', concurrentJobs: 3 }), toPoolAccount({ owner: 'bench-b', concurrentJobs: 3 })],
+      accounts: [toPoolAccount({ owner: 'bench-a', concurrentJobs: 4 }), toPoolAccount({ owner: 'bench-b', concurrentJobs: 4 })],
       upstreams, durations: { kind: 'fixed', ms: 60 }, timeScale: 1,
     });
     const all = submissions(30, 'run-1', 'm');
@@ -87,8 +87,8 @@ describe('account pool on the simulator', () => {
     expect(campaign.errors).toEqual([]);
     const after = (await campaign.scheduler.pool()).find((p) => p.owner === 'bench-a');
     expect(after?.queued.campaign.submissions).toBe(0);
-    expect(campaign.sim.limits.jobs('bench-b').peakDemand).toBeLessThanOrEqual(3);
-    expect(campaign.sim.limits.jobs('bench-a').peakDemand).toBeLessThanOrEqual(3);
+    expect(campaign.sim.limits.jobs('bench-b').peakDemand).toBeLessThanOrEqual(4);
+    expect(campaign.sim.limits.jobs('bench-a').peakDemand).toBeLessThanOrEqual(4);
     expect([...campaign.times.values()].every((t) => t.finishedAt !== undefined)).toBe(true);
   }, 180_000);
 });

@@ -105,7 +105,24 @@ export interface CommitInfo {
   committer: { name: string; email: string };
 }
 
+/** Objects named by a full SHA never change: what was read of them is kept (bounded), so busy simulations spawn fewer git processes. */
+const immutable = new Map<string, Promise<unknown>>();
+function remembered<T>(key: string, sha: string, read: () => Promise<T>): Promise<T> {
+  if (!/^[0-9a-f]{40}$/.test(sha)) return read();
+  const found = immutable.get(key) as Promise<T> | undefined;
+  if (found !== undefined) return found;
+  const value = read();
+  immutable.set(key, value);
+  value.catch(() => immutable.delete(key));
+  if (immutable.size > 5000) immutable.delete(immutable.keys().next().value ?? '');
+  return value;
+}
+
 export async function readCommit(gitDir: string, sha: string): Promise<CommitInfo> {
+  return remembered(`commit:${gitDir}:${sha}`, sha, () => readCommitUncached(gitDir, sha));
+}
+
+async function readCommitUncached(gitDir: string, sha: string): Promise<CommitInfo> {
   const out = await gitOk(['show', '-s', '--format=%H%x00%T%x00%an%x00%ae%x00%cn%x00%ce%x00%cI%x00%B', sha], { cwd: gitDir });
   const [id = sha, tree = '', an = '', ae = '', cn = '', ce = '', date = '', ...rest] = out.split('\0');
   return { sha: id, treeId: tree, author: { name: an, email: ae }, committer: { name: cn, email: ce }, timestamp: date, message: rest.join('\0').trimEnd() };
@@ -118,6 +135,10 @@ export async function listCommits(gitDir: string, from: string, to: string): Pro
 }
 
 export async function readWorkflowFiles(gitDir: string, sha: string): Promise<{ path: string; text: string }[]> {
+  return remembered(`workflows:${gitDir}:${sha}`, sha, () => readWorkflowFilesUncached(gitDir, sha));
+}
+
+async function readWorkflowFilesUncached(gitDir: string, sha: string): Promise<{ path: string; text: string }[]> {
   const list = await git(['ls-tree', '--name-only', `${sha}:.github/workflows`], { cwd: gitDir });
   if (list.code !== 0) return [];
   const files = list.stdout.split('\n').filter((name) => /\.ya?ml$/.test(name));
