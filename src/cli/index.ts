@@ -17,6 +17,7 @@ import { registerImportCommand } from './import-command.js';
 import { registerInstancesCommand } from './instances-command.js';
 import { registerHealthCommands } from './health-commands.js';
 import { registerImagesCommand } from './images-command.js';
+import { registerPoolCommands } from './pool-command.js';
 
 const role = (value: string): Role => {
   if ((ROLES as readonly string[]).includes(value)) return value as Role;
@@ -94,6 +95,7 @@ export function buildProgram(io: Io = processIo): Command {
     });
 
   registerPipelineCommands(program, io);
+  registerPoolCommands(program, io);
   registerClassifyCommand(program, io);
   registerReportCommands(program, io);
   registerSubmitCommand(program, io);

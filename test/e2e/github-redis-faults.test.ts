@@ -66,7 +66,7 @@ describe('GitHub webhook deliveries across a Redis outage and a FLUSHALL (privat
     await expectCompletedOnce(campaign, ids);
     await waitFor(async () => ((await deliveryStatuses(campaign)).received === undefined ? true : undefined), { timeoutMs: 60_000, describe: () => deliveryStatuses(campaign) });
     await worker.kill('SIGTERM');
-  }, 240_000);
+  }, 300_000);
 
   it('deliveries whose queue jobs a FLUSHALL erased (no worker was taking them) are processed from Postgres', async () => {
     const doomed = await campaign.startWorker();
@@ -87,5 +87,5 @@ describe('GitHub webhook deliveries across a Redis outage and a FLUSHALL (privat
     await expectCompletedOnce(campaign, ids);
     await waitFor(async () => ((await deliveryStatuses(campaign)).received === undefined ? true : undefined), { timeoutMs: 60_000, describe: () => deliveryStatuses(campaign) });
     await worker.kill('SIGTERM');
-  }, 240_000);
+  }, 300_000);
 });

@@ -44,7 +44,7 @@ describe('GitHub backend: a worker SIGKILLed mid-pipeline, then restarted (simul
   it('killed after the push, before `published` is recorded: re-prepared without a second push, one run, one check run, one result', async () => {
     const doomed = await campaign.startWorker({ FAULT_PAUSE_AT: 'after-push' });
     const ids = [await campaign.submit('baseline'), await campaign.submit('candidate')];
-    await doomed.waitForLog((record) => record.msg === 'fault pause' && ids.includes(String(record.submissionId)), { count: 2, timeoutMs: 90_000 });
+    await doomed.waitForLog((record) => record.msg === 'fault pause' && ids.includes(String(record.submissionId)), { count: 2, timeoutMs: 180_000 });
     const before = await campaign.rows(ids);
     expect(before.map((row) => row.state)).toEqual(['preparing', 'preparing']);
     // The pushes reached GitHub: their runs start (and may finish) while nobody records them.
@@ -55,7 +55,7 @@ describe('GitHub backend: a worker SIGKILLed mid-pipeline, then restarted (simul
     // Taken over from the dead worker (more than once only when a loaded machine let a 3 s lease lapse).
     expect((await campaign.rows(ids)).every((row) => row.resumeCount >= 1)).toBe(true);
     await restarted.kill('SIGTERM');
-  }, 180_000);
+  }, 300_000);
 
   it('killed while the runs execute on GitHub, their completion webhooks lost: the sweep and the reconciler finish each once', async () => {
     const doomed = await campaign.startWorker();
@@ -75,18 +75,18 @@ describe('GitHub backend: a worker SIGKILLed mid-pipeline, then restarted (simul
     await expectExactlyOnce(campaign, ids);
     await restarted.kill('SIGTERM');
     campaign.sim.faults.clear();
-  }, 180_000);
+  }, 300_000);
 
   it('killed while finalizing: the verdict and the check run are written once by the next worker', async () => {
     const doomed = await campaign.startWorker({ FAULT_PAUSE_AT: 'finalizing' });
     const ids = [await campaign.submit('baseline'), await campaign.submit('candidate')];
-    await doomed.waitForLog((record) => record.msg === 'fault pause' && ids.includes(String(record.submissionId)), { count: 2, timeoutMs: 90_000 });
+    await doomed.waitForLog((record) => record.msg === 'fault pause' && ids.includes(String(record.submissionId)), { count: 2, timeoutMs: 180_000 });
     expect(ids.every((id) => campaign.checkRuns(id).every((check) => check.status !== 'completed'))).toBe(true);
     await doomed.kill('SIGKILL');
     const restarted = await campaign.startWorker();
     await expectExactlyOnce(campaign, ids);
     await restarted.kill('SIGTERM');
-  }, 180_000);
+  }, 300_000);
 
   /** Cancels through the REST API as an operator, as a client would. */
   const cancel = async (id: string) => {
@@ -106,7 +106,7 @@ describe('GitHub backend: a worker SIGKILLed mid-pipeline, then restarted (simul
     const checks = campaign.checkRuns(id);
     expect(checks.length).toBeGreaterThanOrEqual(1);
     expect(checks.map((check) => [check.status, check.conclusion, check.headSha])).toEqual(checks.map(() => ['completed', 'cancelled', row.headSha]));
-    expect(checks.map((check) => String(check.id))).toContain(String(row.checkRunId));
+    if (row.checkRunId !== null) expect(checks.map((check) => String(check.id))).toContain(String(row.checkRunId));
     // The cancelled run's own webhooks (and its finalize) change nothing.
     await campaign.sim.idle();
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -128,14 +128,14 @@ describe('GitHub backend: a worker SIGKILLed mid-pipeline, then restarted (simul
     await expectCancelledOnGithub(id);
     expect(await campaign.failedJobs(), (await campaign.failedReasons()).join('\n')).toEqual(noFailedJobs);
     await worker.kill('SIGTERM');
-  }, 180_000);
+  }, 300_000);
 
   it('cancel while the commit is pushed but `published` not yet recorded stops the run the push started', async () => {
     const doomed = await campaign.startWorker({ FAULT_PAUSE_AT: 'after-push' });
     const id = await campaign.submit('baseline', 'gh-slow');
-    await doomed.waitForLog((record) => record.msg === 'fault pause' && record.submissionId === id, { timeoutMs: 90_000 });
+    await doomed.waitForLog((record) => record.msg === 'fault pause' && record.submissionId === id, { timeoutMs: 180_000 });
     expect((await cancel(id)).statusCode).toBe(202);
     await expectCancelledOnGithub(id);
     await doomed.kill('SIGKILL');
-  }, 180_000);
+  }, 300_000);
 });

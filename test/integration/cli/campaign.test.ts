@@ -190,8 +190,8 @@ describe('ci-replay submit / watch / show (real processes, real database)', () =
     const failing = demo.instances.find((instance) => instance.expected.candidate === 'failed');
     const passing = demo.instances.find((instance) => instance.expected.candidate === 'passed');
     expect(passing).toBeDefined();
-    // The baseline side of a failing instance: its own failing commit, a patch that changes nothing the CI checks.
-    const rows = [passing!, ...(failing !== undefined ? [failing] : [])];
+    expect(failing).toBeDefined();
+    const rows = [passing!, failing!];
     const file = join(dataDir, 'live.jsonl');
     await writeFile(file, `${rows.map((instance) => prediction(instance.id, instance.candidate)).join('\n')}\n`);
     const worker = spawn(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), 'worker'], { env: { ...env, WORKER_CONCURRENCY: '2' }, cwd: dataDir, stdio: 'ignore' });
@@ -204,7 +204,8 @@ describe('ci-replay submit / watch / show (real processes, real database)', () =
     expect(live.stdout).toContain(`all ${rows.length} submissions finished with a verdict`);
 
     const ids = (await db.query(`SELECT s.id, s."instanceId", s.outcome FROM "Submission" s JOIN "Run" r ON r.id = s."runId" WHERE r.label = 'live'`)).rows as { id: string; instanceId: string; outcome: string }[];
-    const target = ids.find((row) => row.outcome === 'failed') ?? ids[0]!;
+    const target = ids.find((row) => row.outcome === 'failed')!;
+    expect(target.instanceId).toBe(failing!.id);
     const shown = await cli(['show', target.id]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`submission ${target.id} (candidate) instance ${target.instanceId}`);
@@ -215,12 +216,11 @@ describe('ci-replay submit / watch / show (real processes, real database)', () =
     const json = JSON.parse((await cli(['show', target.id, '--json'])).stdout) as { submission: { outcome: string }; runs: { jobs: { name: string; failingSteps: string[]; errorTypes: { type: string; evidence: unknown }[] }[] }[]; logSegments: { segments: unknown[] } | null };
     expect(json.submission.outcome).toBe(target.outcome);
     expect(json.runs[0]!.jobs.length).toBeGreaterThan(0);
-    if (target.outcome === 'failed') {
-      const failedJob = json.runs[0]!.jobs.find((job) => job.failingSteps.length > 0);
-      expect(failedJob?.errorTypes.length).toBeGreaterThan(0);
-      expect(shown.stdout).toContain('failing steps:');
-      expect(json.logSegments?.segments.length).toBeGreaterThan(0);
-    }
+    const failedJob = json.runs[0]!.jobs.find((job) => job.failingSteps.length > 0);
+    expect(failedJob?.errorTypes.map((label) => label.type)).toContain('Test Failure');
+    expect(shown.stdout).toContain('failing steps:');
+    expect(json.logSegments?.segments.length).toBeGreaterThan(0);
+    expect(shown.stdout).toContain('Log segments (');
     const missing = await cli(['show', 'nope']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('is not a submission id');

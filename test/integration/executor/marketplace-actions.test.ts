@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActionSettings } from '../../../src/executor/index.js';
-import { createActionRepos, tagRepo } from '../../support/action-repos.js';
+import { createActionRepos, JS_ACTION, tagRepo } from '../../support/action-repos.js';
 import type { FixtureRepo } from '../../support/executor-fixtures.js';
 import { createFixtureRepo, logLines, runFixtureWorkflow } from '../../support/executor-fixtures.js';
 import type { GithubSim } from '../../support/github-sim/index.js';
@@ -119,6 +119,15 @@ jobs:
     const { result } = await runFixtureWorkflow(repo, SMALL_WORKFLOW, { actions });
     expect(result.jobs[0]?.conclusion).toBe('success');
     expect(gitRequests()).toBe(0);
+  });
+
+  it('a step cannot change the cached action through its copy in the job', async () => {
+    const actions = settings('tamper');
+    const workflow = `${SMALL_WORKFLOW}      - run: echo tampered >> "$GITHUB_WORKSPACE/../../_actions/acme/js-action/${shas.jsSha}/action.yml" || true\n`;
+    const { result, log } = await runFixtureWorkflow(repo, workflow, { actions });
+    expect(result.jobs[0]?.conclusion, log('build')).toBe('success');
+    const cached = readFileSync(join(actions.cacheDir, 'acme', 'js-action', shas.jsSha, 'action.yml'), 'utf8');
+    expect(cached).toBe(JS_ACTION['action.yml']);
   });
 
   it('offline: a cold cache fails at Set up job naming the action; a warm cache runs without network', async () => {

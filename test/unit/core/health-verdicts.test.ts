@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { brokenCause } from '../../../src/revalidation/broken-cause.js';
 import { judgeInstance, type Outcome } from '../../../src/revalidation/judge.js';
 import { lifecycleMove } from '../../../src/revalidation/lifecycle.js';
+import { checkEvidence } from '../../../src/revalidation/pre-check.js';
 import { selectScope } from '../../../src/scoring/ci-repair/scope.js';
 
 const baseline = (verdict: 'passed' | 'failed', jobs: string[] = ['test'], labels: string[] = ['Test Failure']): Outcome => ({
@@ -102,6 +103,31 @@ describe('report scope by lifecycle', () => {
     expect(scope.excluded).toEqual([
       { id: 'c', repo: 'o/r', health: 'healthy', lifecycle: 'quarantined', reason: 'license unclear' },
       { id: 'd', repo: 'o/r', health: 'drifted' },
+    ]);
+  });
+});
+
+describe('verdict evidence from an instance check (before any replay)', () => {
+  const base = {
+    instanceId: 'i',
+    backend: 'local' as const,
+    ok: false,
+    commits: { shaFail: { sha: 'a'.repeat(40), found: true, source: 'branch' as const, ref: null, url: null, message: null }, shaSuccess: null },
+    groundTruth: { status: 'ok' as const, message: null },
+    workflow: { status: 'ok' as const, message: null },
+    preflight: { status: 'ok' as const, message: null, blockers: [] },
+    reasons: [],
+    checkedAt: '2026-12-01T00:00:00Z',
+  };
+  it('names the commit that is gone, the ground truth that does not apply, the preflight that blocks', () => {
+    expect(checkEvidence({ ...base, problem: 'broken', commits: { shaFail: { ...base.commits.shaFail, found: false, source: null, message: 'not on any branch, pull ref or fork' }, shaSuccess: null } })).toEqual([
+      { finding: 'commit_missing', side: 'baseline', message: 'not on any branch, pull ref or fork' },
+    ]);
+    expect(checkEvidence({ ...base, problem: 'broken', groundTruth: { status: 'failed', message: 'check.sh: does not apply' } })).toEqual([
+      { finding: 'ground_truth_does_not_apply', side: 'reference', message: 'check.sh: does not apply' },
+    ]);
+    expect(checkEvidence({ ...base, problem: 'unreplayable', preflight: { status: 'failed', message: 'runs-on: windows-latest', blockers: [] } })).toEqual([
+      { finding: 'preflight_blocked', side: 'baseline', message: 'runs-on: windows-latest' },
     ]);
   });
 });
