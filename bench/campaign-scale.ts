@@ -68,6 +68,8 @@ async function scenario(accountCount: number): Promise<void> {
     accounts: Array.from({ length: accountCount }, (_, i) => toPoolAccount({ owner: `bench-${i + 1}`, concurrentJobs: limit })),
     upstreams, durations, timeScale, random: seededRandom(seed + 2),
   });
+  // Benchmark repositories exist before the campaign starts (`ci-replay repos sync`), as in production.
+  await campaign.prepareRepos(upstreams.slice(0, Math.min(upstreams.length, total)));
   const started = Date.now();
   for (const submission of submissions) await campaign.submit(submission);
   // Mid-campaign, an interactive submission (one job) arrives.

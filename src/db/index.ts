@@ -62,6 +62,8 @@ export interface Repositories {
   testEvidence: TestEvidenceRepository;
   /** Who works on a submission until when (see README "Reliability"). */
   leases: LeaseRepository;
+  /** The account pool and upstream → account assignments (docs/account-pool.md). */
+  benchAccounts: BenchAccountRepository;
   /** Dashboard (/ui) sessions opened by a token login. */
   uiSessions: UiSessionRepository;
   /** The dashboard's read models. */

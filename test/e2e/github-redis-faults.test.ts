@@ -47,14 +47,14 @@ describe('GitHub webhook deliveries across a Redis outage and a FLUSHALL (privat
 
   it('deliveries accepted while Redis is down are answered 2xx, kept in Postgres and processed once Redis is back (restarted empty)', async () => {
     const worker = await campaign.startWorker();
-    const ids = [await campaign.submit('baseline', 'gh-slow'), await campaign.submit('candidate', 'gh-slow')];
+    const ids = [await campaign.submit('baseline', 'gh-slower'), await campaign.submit('candidate', 'gh-slower')];
     const running = await waitFor(async () => {
       const rows = await campaign.rows(ids);
       return rows.every((row) => row.state === 'running') ? rows : undefined;
-    }, { timeoutMs: 90_000, describe: async () => (await campaign.rows(ids)).map((row) => row.state) });
+    }, { timeoutMs: 180_000, describe: async () => (await campaign.rows(ids)).map((row) => row.state) });
     const deliveredBefore = campaign.sim.state.deliveries.length;
     await campaign.redis.kill();
-    await waitFor(async () => (running.every((row) => campaign.simRuns(row.headSha).every((run) => run.attempts.at(-1)?.status === 'completed')) ? true : undefined), { timeoutMs: 60_000 });
+    await waitFor(async () => (running.every((row) => campaign.simRuns(row.headSha).every((run) => run.attempts.at(-1)?.status === 'completed')) ? true : undefined), { timeoutMs: 120_000 });
     await campaign.sim.idle();
     const whileDown = campaign.sim.state.deliveries.slice(deliveredBefore).filter((delivery) => delivery.event === 'workflow_run' || delivery.event === 'workflow_job');
     // Each run's completion (workflow_run + workflow_job completed) came while Redis was down, and none was refused.
@@ -70,14 +70,14 @@ describe('GitHub webhook deliveries across a Redis outage and a FLUSHALL (privat
 
   it('deliveries whose queue jobs a FLUSHALL erased (no worker was taking them) are processed from Postgres', async () => {
     const doomed = await campaign.startWorker();
-    const ids = [await campaign.submit('baseline', 'gh-slow'), await campaign.submit('candidate', 'gh-slow')];
+    const ids = [await campaign.submit('baseline', 'gh-slower'), await campaign.submit('candidate', 'gh-slower')];
     const running = await waitFor(async () => {
       const rows = await campaign.rows(ids);
       return rows.every((row) => row.state === 'running') ? rows : undefined;
-    }, { timeoutMs: 90_000, describe: async () => (await campaign.rows(ids)).map((row) => row.state) });
+    }, { timeoutMs: 180_000, describe: async () => (await campaign.rows(ids)).map((row) => row.state) });
     // No worker while the runs end: their deliveries wait in Redis as events jobs, and then Redis is emptied.
     await doomed.kill('SIGKILL');
-    await waitFor(async () => (running.every((row) => campaign.simRuns(row.headSha).every((run) => run.attempts.at(-1)?.status === 'completed')) ? true : undefined), { timeoutMs: 60_000 });
+    await waitFor(async () => (running.every((row) => campaign.simRuns(row.headSha).every((run) => run.attempts.at(-1)?.status === 'completed')) ? true : undefined), { timeoutMs: 120_000 });
     await campaign.sim.idle();
     expect((await deliveryStatuses(campaign)).received).toBeGreaterThanOrEqual(4);
     expect((await campaign.deps.queues.counts('events')).waiting ?? 0).toBeGreaterThanOrEqual(4);

@@ -55,12 +55,15 @@ jobs:
         run: sleep 6 && grep -q fixed status.txt
 `;
 
+/** Longer still: both runs of a test are surely executing at once, even when a loaded machine staggers their start. */
+const SLOWER_WORKFLOW = SLOW_WORKFLOW.replace('sleep 6', 'sleep 20');
+
 /**
  * A fault campaign on the GitHub backend with real processes: the project's GitHub simulator (REST, git, Actions
  * runs executed by the local executor, signed webhooks) and the service's API (webhook intake) run in the test
  * process; the real `ci-replay worker` runs as child processes that a test may kill. A database of its own on the
- * shared Postgres and a private Redis, as in FaultCampaign. Instances `gh-quick` and `gh-slow` (baselines fail,
- * candidates carrying the fix pass) live in the simulator as `<GH_UPSTREAM_OWNER>/status`.
+ * shared Postgres and a private Redis, as in FaultCampaign. Instances `gh-quick`, `gh-slow` (6 s) and `gh-slower`
+ * (20 s) (baselines fail, candidates carrying the fix pass) live in the simulator as `<GH_UPSTREAM_OWNER>/status`.
  */
 export class GithubFaultCampaign {
   sim!: GithubSim;
@@ -127,7 +130,7 @@ export class GithubFaultCampaign {
     this.sim.setWebhookUrl(`${address}/api/github/webhooks`);
 
     const upstream = await createFixtureRepo(join(this.dataDir, 'upstream.git'), [
-      { message: 'project', files: { '.github/workflows/ci.yml': QUICK_WORKFLOW, '.github/workflows/slow.yml': SLOW_WORKFLOW, 'status.txt': 'broken\n', 'README.md': 'demo\n' } },
+      { message: 'project', files: { '.github/workflows/ci.yml': QUICK_WORKFLOW, '.github/workflows/slow.yml': SLOW_WORKFLOW, '.github/workflows/slower.yml': SLOWER_WORKFLOW, 'status.txt': 'broken\n', 'README.md': 'demo\n' } },
       { message: 'fix', files: { 'status.txt': 'fixed\n' } },
     ]);
     this.fix = await makePatch(upstream.gitDir, upstream.shas[0]!, upstream.shas[1]!);
@@ -141,9 +144,9 @@ export class GithubFaultCampaign {
       id, repo_owner: GH_UPSTREAM_OWNER, repo_name: 'status', workflow_path: path, workflow, sha_fail: upstream.shas[0], sha_success: upstream.shas[1],
       diff: this.fix, error_type: ['Test Failure'], upstream_url: upstream.gitDir,
     });
-    const jsonl = [row('gh-quick', '.github/workflows/ci.yml', QUICK_WORKFLOW), row('gh-slow', '.github/workflows/slow.yml', SLOW_WORKFLOW)].map((r) => `${JSON.stringify(r)}\n`).join('');
+    const jsonl = [row('gh-quick', '.github/workflows/ci.yml', QUICK_WORKFLOW), row('gh-slow', '.github/workflows/slow.yml', SLOW_WORKFLOW), row('gh-slower', '.github/workflows/slower.yml', SLOWER_WORKFLOW)].map((r) => `${JSON.stringify(r)}\n`).join('');
     const summary = await importInstances(Readable.from([jsonl]), this.deps.repos.instances, {});
-    if (summary.created !== 2) throw new Error(`fault instances not imported: ${JSON.stringify(summary)}`);
+    if (summary.created !== 3) throw new Error(`fault instances not imported: ${JSON.stringify(summary)}`);
   }
 
   /** Starts a worker and waits until it takes jobs. */

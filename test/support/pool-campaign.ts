@@ -55,6 +55,8 @@ export interface PoolCampaign {
   /** Publish/record REST calls that failed (they are retried by the next tick). */
   errors: string[];
   submit(submission: CampaignSubmission): Promise<void>;
+  /** Assigns the upstreams and creates their benchmark repositories ahead of time (as `ci-replay repos sync` does before a campaign). */
+  prepareRepos(upstreams: { owner: string; name: string }[]): Promise<void>;
   /** Resolves once every given submission finished. */
   waitAll(ids: string[], timeoutMs: number): Promise<void>;
   /** Sets an account's state (draining/removed) in the pool the scheduler reads. */
@@ -225,6 +227,12 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
       // Started at once: the caller publishes it itself (onStart is for submissions started later).
       if (admission.state === 'started') {
         publish(submission.id, admission.account).catch((error: unknown) => errors.push(`${submission.id}: ${error instanceof Error ? error.message : String(error)}`));
+      }
+    },
+    async prepareRepos(list) {
+      for (const upstream of list) {
+        const account = await assign(upstream);
+        if (account !== null) await ensureRepo(account, upstream);
       }
     },
     async waitAll(ids, timeoutMs) {
