@@ -31,6 +31,17 @@ interface Submitted {
   kind: Kind;
 }
 
+/** `npm run demo -- --serve`: after the table, keep the API and the worker up and print how to open the dashboard. */
+const SERVE = process.argv.includes('--serve');
+
+/** Waits for Ctrl-C (SIGINT) or SIGTERM. */
+function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
 async function runDemo(deps: Deps, stepPath: string): Promise<number> {
   const { config } = deps;
   await runMigrations(deps);
@@ -88,10 +99,18 @@ async function runDemo(deps: Deps, stepPath: string): Promise<number> {
     const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
     say('');
     for (const row of rows) say(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
-    say(`\nAPI was at ${address} (docs at ${address}/docs); the run's submissions: GET /v1/submissions?runId=${String(run.id)}`);
-    if (wrong.length === 0) return 0;
-    process.stderr.write(`\nnpm run demo: ${wrong.length} of ${rows.length - 1} rows are not what the example expects:\n${wrong.map((w) => `  - ${w}`).join('\n')}\n`);
-    return 1;
+    if (wrong.length > 0) process.stderr.write(`\nnpm run demo: ${wrong.length} of ${rows.length - 1} rows are not what the example expects:\n${wrong.map((w) => `  - ${w}`).join('\n')}\n`);
+    if (!SERVE) {
+      say(`\nAPI was at ${address} (docs at ${address}/docs); the run's submissions: GET /v1/submissions?runId=${String(run.id)}`);
+      say('`npm run demo -- --serve` keeps it up and opens the campaign in the dashboard.');
+      return wrong.length === 0 ? 0 : 1;
+    }
+    // The demo's own operator token, minted for this database: the dashboard's login takes it (docs/dashboard.md).
+    say(`\ndashboard: ${address}/ui/#/runs/${String(run.id)}`);
+    say(`sign in with the demo's operator token: ${token}`);
+    say(`API docs: ${address}/docs. Serving until Ctrl-C.`);
+    await untilInterrupted();
+    return wrong.length === 0 ? 0 : 1;
   } finally {
     await workers.close();
     await app.close();
@@ -99,12 +118,17 @@ async function runDemo(deps: Deps, stepPath: string): Promise<number> {
 }
 
 async function main(): Promise<number> {
+  if (SERVE) {
+    // the dashboard's page is built by Vite into dist/ui (only when ui/ changed since the last build)
+    const { buildUi } = (await import('./build-ui.mjs')) as { buildUi: (options?: { force?: boolean }) => Promise<boolean> };
+    if (await buildUi()) say('built the dashboard (dist/ui)');
+  }
   const tools = await ensureTools('demo', { install: true, say });
   if (!tools.ok) {
     process.stderr.write(tools.message ?? 'npm run demo: the example\'s tools are missing\n');
     return 1;
   }
-  const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env, CI_BACKEND: 'local', PORT: process.env.DEMO_PORT ?? '0' });
+  const config = loadConfig({ LOG_LEVEL: 'warn', ...process.env, CI_BACKEND: 'local', PORT: process.env.DEMO_PORT ?? (SERVE ? '3000' : '0') });
   // The executor's steps get exactly the PATH the tools were checked on (with the project's .venv/bin first when the setup made one).
   const deps = createDeps(config, { logger: createLogger({ level: config.logLevel }), stepEnv: { PATH: tools.report.toolsPath } });
   try {

@@ -15,6 +15,18 @@ export interface HeldLease {
   /** Aborted (with the LeaseEnd as reason) when the lease ends before it is released: the holder must stop. */
   readonly signal: AbortSignal;
   ended(): LeaseEnd | null;
+  /** The worker instance holding it: the fence of writes that must come from the holder only. */
+  readonly owner: string;
+  /**
+   * Re-validates the lease before a side effect (one conditional statement, which also renews it): false, and the
+   * holder is aborted with `lost`, when another worker, a cancel or the end of the submission took it.
+   */
+  confirm(): Promise<boolean>;
+  /**
+   * Runs `fn` holding the submission's publish lock, so no takeover publishes at the same time (see
+   * LeaseRepository.withPublishLock). Null, without running `fn`, when another worker is publishing it.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<{ value: T } | null>;
   /** Lets go: the sweep looks at the submission again after `handOffSeconds` (0: at once). */
   release(handOffSeconds: number): Promise<void>;
 }
@@ -108,6 +120,16 @@ export function createLeaseKeeper(options: { repos: Pick<Repositories, 'leases'>
         submission,
         signal: controller.signal,
         ended: () => (controller.signal.aborted ? (controller.signal.reason as LeaseEnd) : null),
+        owner,
+        async confirm() {
+          if (controller.signal.aborted) return false;
+          if (await repos.leases.confirm(submissionId, owner, seconds)) return true;
+          logger.warn({ submissionId, owner }, 'lease lost before a side effect: another worker, a cancel or the end of the submission took it; stopping its work');
+          if (held.get(submissionId)?.controller === controller) end(submissionId, 'lost');
+          else controller.abort('lost');
+          return false;
+        },
+        exclusive: (fn) => repos.leases.withPublishLock(submissionId, fn),
         async release(handOffSeconds) {
           if (held.get(submissionId)?.controller !== controller) return;
           held.delete(submissionId);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { isTerminal, type SubmissionState } from '../domain/states.js';
-import { isAppError } from '../errors.js';
+import { isAppError, transient } from '../errors.js';
 import { HandBack } from '../queue/index.js';
 import { buildBenchmarkCommit, publishInput, upstreamOf } from './benchmark-commit.js';
 import { branchName } from './branch-name.js';
@@ -105,32 +105,60 @@ async function prepareLeased(deps: PipelineDeps, submissionId: string, lease: He
   });
   if (lease?.signal.aborted === true) return 0;
   const input = publishInput(submissionId, instance, prepared, branch);
-  let published: Awaited<ReturnType<PipelineDeps['backend']['publish']>>;
-  try {
-    // The same submission always yields the same commit: publishing it again (a resumed prepare) pushes nothing new.
-    published = await deps.backend.publish(input);
-  } catch (error) {
-    if (isAppError(error) && (error.kind === 'transient' || error.kind === 'rate_limited')) throw error;
-    await fail(deps, submissionId, 'publish_failed', error instanceof Error ? error.message : String(error));
-    return 0;
-  }
-  await faultPoint(deps.config, 'after-push', submissionId, logger);
-  const moved = await repos.submissions.transition(submissionId, ['preparing'], 'published', {
-    benchRepoId: published.benchRepoId,
-    headSha: published.headSha,
-    publishedAt: new Date(),
-    ...(published.checkRunId !== undefined ? { checkRunId: published.checkRunId } : {}),
-  });
-  if (!moved) {
-    logger.info({ submissionId }, 'published, but the submission moved on meanwhile (cancelled): not run');
+  const publishing = await publishFenced(deps, submissionId, input, lease, logger);
+  if (publishing === null) return 0;
+  const published = publishing.published;
+  if (!publishing.moved) {
     // The cancel came while the commit was being pushed: what the push started on the CI platform is stopped too.
-    if ((await repos.submissions.getSummary(submissionId))?.state === 'cancelled') await cancelRemote(deps, submissionId, logger);
+    if ((await repos.submissions.getSummary(submissionId))?.state === 'cancelled') {
+      logger.info({ submissionId }, 'published, but the submission was cancelled meanwhile: not run');
+      await cancelRemote(deps, submissionId, logger);
+      return 0;
+    }
+    logger.warn({ submissionId }, 'published, but the lease was taken over meanwhile: the new holder records it');
     return 0;
   }
   logger.info({ submissionId, branch, headSha: published.headSha, backend: deps.backend.name }, 'submission published');
   await deps.queues.add('maintenance', { task: 'reconcile', submissionId }, { jobId: `reconcile-${submissionId}`, delayMs: deps.config.pipeline.noRunGraceSeconds * 1000 }).catch(() => undefined);
   await runPublished(deps, { submissionId, input: { ...input, ...published }, lease, logger });
   return handOffAfterRun(deps);
+}
+
+type Published = Awaited<ReturnType<PipelineDeps['backend']['publish']>>;
+
+/**
+ * Publishes and records `published`, fenced by the lease, so a takeover never publishes twice: under the
+ * submission's publish lock (a second worker whose takeover meets a publish still under way is refused, as a
+ * transient error, and retried), only after the lease is re-validated, and `published` is written only while this
+ * worker still holds the lease (same statement). Publishing is idempotent besides: the same submission yields the
+ * same commit, the push creates the branch only if absent, and the check run is looked up before it is created.
+ * Null: nothing to record (the lease is gone, or the publish failed for good and the submission is ended).
+ */
+async function publishFenced(deps: PipelineDeps, submissionId: string, input: ReturnType<typeof publishInput>, lease: HeldLease | null, logger: Logger): Promise<{ published: Published; moved: boolean } | null> {
+  const publishAndRecord = async (): Promise<{ published: Published; moved: boolean } | null> => {
+    if (lease !== null && !(await lease.confirm())) return null;
+    let published: Published;
+    try {
+      // The same submission always yields the same commit: publishing it again (a resumed prepare) pushes nothing new.
+      published = await deps.backend.publish(input);
+    } catch (error) {
+      if (isAppError(error) && (error.kind === 'transient' || error.kind === 'rate_limited')) throw error;
+      await fail(deps, submissionId, 'publish_failed', error instanceof Error ? error.message : String(error));
+      return null;
+    }
+    await faultPoint(deps.config, 'after-push', submissionId, logger);
+    const moved = await deps.repos.submissions.transition(submissionId, ['preparing'], 'published', {
+      benchRepoId: published.benchRepoId,
+      headSha: published.headSha,
+      publishedAt: new Date(),
+      ...(published.checkRunId !== undefined ? { checkRunId: published.checkRunId } : {}),
+    }, lease === null ? undefined : { leaseOwner: lease.owner });
+    return { published, moved };
+  };
+  if (lease === null) return publishAndRecord();
+  const held = await lease.exclusive(publishAndRecord);
+  if (held === null) throw transient('publish_in_progress', `another worker is publishing submission ${submissionId}; trying again`);
+  return held.value;
 }
 
 async function fail(deps: PipelineDeps, submissionId: string, state: 'infra_error' | 'publish_failed', message: string): Promise<void> {

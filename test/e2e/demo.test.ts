@@ -1,15 +1,28 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/paths.js';
 import { adminUrl } from '../support/test-database.js';
 
-const exec = promisify(execFile);
+/** Runs `npm run demo -- --serve` until it prints the dashboard's sign-in line; returns its output so far and the child. */
+function startDemo(env: NodeJS.ProcessEnv): Promise<{ stdout: string; child: ReturnType<typeof spawn>; exited: Promise<number | null> }> {
+  const child = spawn('npm', ['run', '--silent', 'demo', '--', '--serve'], { cwd: projectRoot(), env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      if (/sign in with the demo's operator token: \S+\n/.test(stdout)) resolve({ stdout, child, exited });
+    });
+    void exited.then((code) => reject(new Error(`npm run demo exited ${String(code)} before serving:\n${stdout}\n${stderr}`)));
+  });
+}
 
 describe('npm run demo (the README quickstart)', () => {
   const database = `ci_replay_demo_${randomBytes(4).toString('hex')}`;
@@ -22,14 +35,32 @@ describe('npm run demo (the README quickstart)', () => {
     if (dataDir !== '') await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('creates the database, runs the example through the API and prints the results table', { timeout: 600_000 }, async () => {
+  it('creates the database, runs the example through the API, prints the results table and, with --serve, shows the finished campaign in the dashboard', { timeout: 600_000 }, async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'ci-replay-demo-'));
-    const { stdout } = await exec('npm', ['run', '--silent', 'demo'], {
-      cwd: projectRoot(),
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? dataDir, DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`, DATA_DIR: dataDir, QUEUE_PREFIX: `demo-${randomBytes(4).toString('hex')}` },
-      maxBuffer: 16 * 1024 * 1024,
-      timeout: 540_000,
-    });
+    const { stdout, child, exited } = await startDemo({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? dataDir, DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`, DATA_DIR: dataDir, QUEUE_PREFIX: `demo-${randomBytes(4).toString('hex')}`, DEMO_PORT: '0' });
+    try {
+      // the dashboard: the page, a token login (cookie session), then the demo's run as the page reads it
+      const [, address, runId] = /dashboard: (http:\/\/[^/\s]+)\/ui\/#\/runs\/(\S+)/.exec(stdout) ?? [];
+      const token = /sign in with the demo's operator token: (\S+)/.exec(stdout)?.[1];
+      expect(address).toBeDefined();
+      const page = await fetch(`${address}/ui/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('id="app"');
+      const login = await fetch(`${address}/ui/session`, { method: 'POST', headers: { origin: address!, 'content-type': 'application/json' }, body: JSON.stringify({ token }) });
+      expect(login.status).toBe(201);
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+      const runs = (await (await fetch(`${address}/v1/runs`, { headers: { cookie, origin: address! } })).json()) as { items: Array<Record<string, unknown>> };
+      const run = runs.items.find((item) => item.id === runId);
+      expect(run?.label).toBe('demo');
+      expect(run?.submissions).toMatchObject({ total: 8 });
+      const instances = (await (await fetch(`${address}/v1/runs/${runId!}/instances`, { headers: { cookie, origin: address! } })).json()) as { items: Array<Record<string, unknown>> };
+      expect(instances.items.length).toBeGreaterThanOrEqual(4);
+      expect(instances.items.filter((item) => item.outcome === null || item.outcome === undefined)).toEqual([]);
+    } finally {
+      // Ctrl-C as a terminal sends it: to the whole process group (npm itself does not pass a lone SIGINT on)
+      process.kill(-child.pid!, 'SIGINT');
+    }
+    expect(await exited).toBe(0);
     expect(stdout).toMatch(/demo-lint\s+baseline\s+failed\s+lint: Lint with flake8\s+Code Linting/);
     expect(stdout).toMatch(/demo-lint\s+candidate\s+passed/);
     expect(stdout).toMatch(/demo-format\s+candidate\s+passed/);

@@ -6,6 +6,8 @@ import type { SubmissionRow } from '../types.js';
 export const LEASED_STATES = ['preparing', 'published', 'running'] as const;
 /** A prepare job holds the lease from before it moves the submission out of `queued`. */
 const HOLDABLE_STATES = ['queued', ...LEASED_STATES];
+/** The advisory-lock namespace of publish locks (first key of pg_try_advisory_lock(int, int)). */
+const PUBLISH_LOCK_SPACE = 0x63727031;
 
 /** What the recovery sweep needs to decide how to resume a submission whose lease expired. */
 export interface ExpiredLease {
@@ -43,6 +45,17 @@ export interface LeaseRepository {
    * looked at again after `seconds`; `resumed` counts one more resume. Null when someone moved it meanwhile.
    */
   claimExpired(id: string, expectedOwner: string | null, seconds: number, resumed: boolean): Promise<{ resumeCount: number } | null>;
+  /**
+   * Re-validates a lease before a side effect: still held by `owner` (nobody took it over) → renewed for `seconds`,
+   * true; false otherwise. One conditional statement, so the answer is the fence.
+   */
+  confirm(id: string, owner: string, seconds: number): Promise<boolean>;
+  /**
+   * Runs `fn` holding the submission's publish lock (a session-level Postgres advisory lock on a connection of its
+   * own): two workers never publish one submission at the same time, even when a lease lapses mid-push. The lock
+   * dies with its holder's connection (a killed worker). Null, without running `fn`, when another holder has it.
+   */
+  withPublishLock<T>(id: string, fn: () => Promise<T>): Promise<{ value: T } | null>;
   /** Counts one more resume of a submission (its queue job was replaced); returns the new count. */
   countResume(id: string): Promise<number>;
   /** Queued submissions after `afterId` (id order), for checking their queue jobs: ids, when they last changed, who holds them. */
@@ -106,6 +119,30 @@ export function createLeaseRepository(prisma: Prisma, pool: pg.Pool): LeaseRepos
         [id, expectedOwner, seconds, resumed ? 1 : 0, HOLDABLE_STATES],
       );
       return result.rows[0] ?? null;
+    },
+    async confirm(id, owner, seconds) {
+      const result = await pool.query(
+        `UPDATE "Submission" SET "leaseExpiresAt" = now() + make_interval(secs => $3)
+         WHERE "id" = $1::uuid AND "leaseOwner" = $2 AND "state" = ANY($4::text[])`,
+        [id, owner, seconds, HOLDABLE_STATES],
+      );
+      return result.rowCount === 1;
+    },
+    async withPublishLock(id, fn) {
+      const client = await pool.connect();
+      // Two int4 keys: a namespace for publish locks and the submission id's hash.
+      const keys = [PUBLISH_LOCK_SPACE, id];
+      let locked = false;
+      try {
+        const taken = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::int, hashtext($2)) AS "ok"', keys);
+        locked = taken.rows[0]?.ok === true;
+        if (!locked) return null;
+        return { value: await fn() };
+      } finally {
+        // A failed unlock (connection gone) frees the lock anyway: it is the session's; the client is then discarded.
+        const unlocked = !locked || (await client.query('SELECT pg_advisory_unlock($1::int, hashtext($2))', keys).then(() => true, () => false));
+        client.release(unlocked ? undefined : true);
+      }
     },
     async countResume(id) {
       const result = await pool.query<{ resumeCount: number }>(`UPDATE "Submission" SET "resumeCount" = "resumeCount" + 1 WHERE "id" = $1::uuid RETURNING "resumeCount"`, [id]);

@@ -61,7 +61,8 @@ export interface SubmissionRepository {
    * Moves to `to` only from one of `from` (state only moves forward); returns whether it moved. A terminal error
    * state also records its outcome and reason when the caller gave none (see withOutcome).
    */
-  transition(id: string, from: readonly SubmissionState[], to: SubmissionState, patch?: SubmissionPatch): Promise<boolean>;
+  /** `fence.leaseOwner`: moved only while that worker still holds the lease (checked in the same statement). */
+  transition(id: string, from: readonly SubmissionState[], to: SubmissionState, patch?: SubmissionPatch, fence?: { leaseOwner: string }): Promise<boolean>;
   update(id: string, patch: SubmissionPatch): Promise<void>;
   markEnqueued(ids: string[]): Promise<void>;
   /** Queued rows never handed to the queue (Redis was down), oldest first. */
@@ -135,9 +136,9 @@ export function createSubmissionRepository(prisma: Prisma, pool: pg.Pool): Submi
         take: filter.limit,
         omit: OMIT_PATCH,
       }),
-    async transition(id, from, to, patch = {}) {
+    async transition(id, from, to, patch = {}, fence) {
       const result = await prisma.submission.updateMany({
-        where: { id, state: { in: [...from] } },
+        where: { id, state: { in: [...from] }, ...(fence !== undefined ? { leaseOwner: fence.leaseOwner } : {}) },
         // A final state ends the lease: nobody works on it any more.
         data: { ...withOutcome(to, patch), state: to, ...(isTerminal(to) ? { leaseOwner: null, leaseExpiresAt: null } : {}) },
       });
