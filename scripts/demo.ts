@@ -120,7 +120,7 @@ async function runDemo(deps: Deps, stepPath: string): Promise<number> {
 async function main(): Promise<number> {
   if (SERVE) {
     // the dashboard's page is built by Vite into dist/ui (only when ui/ changed since the last build)
-    const { buildUi } = (await import('./build-ui.mjs')) as { buildUi: (options?: { force?: boolean }) => Promise<boolean> };
+    const { buildUi } = await import('./build-ui.mjs');
     if (await buildUi()) say('built the dashboard (dist/ui)');
   }
   const tools = await ensureTools('demo', { install: true, say });

@@ -104,6 +104,7 @@ const schema = z
     LOCAL_ACTIONS: z.enum(['online', 'offline']).default('online'),
     NO_RUN_GRACE_SECONDS: positiveInt.default(600),
     RUN_TIMEOUT_MINUTES: positiveInt.default(360),
+    ACCOUNT_POOL_FILE: z.string().min(1).optional(),
     MATRIX_STRATEGY: z.enum(['first', 'newest-python', 'from-logs']).default('from-logs'),
     PIN_DEPENDENCIES: bool.default(false),
     PIN_INDEX_URL: z.url().optional(),
@@ -194,6 +195,8 @@ export interface Config {
     actions: ActionSettings;
   };
   pipeline: { noRunGraceSeconds: number; runTimeoutMinutes: number };
+  /** ACCOUNT_POOL_FILE: benchmark accounts loaded into the BenchAccount table at worker start (docs/account-pool.md). */
+  accountPoolFile?: string;
   /** Scheduled re-validation: every instance replayed (baseline must fail, ground truth must pass) `repeats` times. */
   revalidation: {
     intervalHours: number;
@@ -342,6 +345,7 @@ function parseConfig(source: NodeJS.ProcessEnv): Config {
       },
     },
     pipeline: { noRunGraceSeconds: env.NO_RUN_GRACE_SECONDS, runTimeoutMinutes: env.RUN_TIMEOUT_MINUTES },
+    ...(env.ACCOUNT_POOL_FILE !== undefined ? { accountPoolFile: env.ACCOUNT_POOL_FILE } : {}),
     revalidation: {
       intervalHours: env.REVALIDATE_INTERVAL_HOURS,
       repeats: env.REVALIDATE_REPEATS,

@@ -20,6 +20,8 @@ import { trackRoutes } from './http/routes/tracks.js';
 import { dashboardRoutes } from './http/dashboard/index.js';
 import { createTrackService } from './tracks/index.js';
 import { createGithubParts, type GithubParts } from './backends/github/parts.js';
+import { createPipelinePool, type PipelinePool } from './scheduler/index.js';
+import { poolRoutes } from './http/routes/pool.js';
 
 /** Everything the service's parts need, built once by the composition root and passed down explicitly. */
 export interface Deps {
@@ -39,6 +41,8 @@ export interface Deps {
   routes: RouteRegistrar[];
   /** The GitHub App parts when CI_BACKEND=github (webhook intake, reconciler, repos sync), else null. */
   github: GithubParts | null;
+  /** The account pool's scheduler (docs/account-pool.md): used only when the BenchAccount table has accounts. */
+  pool: PipelinePool;
   close(): Promise<void>;
 }
 
@@ -115,6 +119,8 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
       ...(overrides.stepEnv !== undefined ? { stepEnv: overrides.stepEnv } : {}),
     });
   const mirrors = createMirrorCache({ dataDir: config.dataDir, logger });
+  // Slots held past the run timeout (plus grace) are taken back by the reconcile schedule.
+  const pool = createPipelinePool({ repos, redis, prefix: config.queuePrefix, queues, logger, holdMs: (config.pipeline.runTimeoutMinutes + 30) * 60_000 });
   const tracks = createTrackService({ repos, mirrors, queues, logger, patchMaxBytes: config.limits.patchMaxBytes, maxRounds: config.tracks.maxRounds });
   return {
     config,
@@ -129,8 +135,9 @@ export function createDeps(config: Config, overrides: DepsOverrides = {}): Deps 
     mirrors,
     logStore,
     deliveries: createDeliveryProcessor(github?.deliveryHooks ?? []),
-    routes: [resultRoutes(logStore), reportRoutes, trackRoutes(tracks), sweepRoutes({ repos, mirrors, queues, logger }), instanceCheckRoutes({ config, repos, mirrors, backend, logger }), ...(github?.routes ?? []), dashboardRoutes({ config, redis })],
+    routes: [resultRoutes(logStore), reportRoutes, trackRoutes(tracks), sweepRoutes({ repos, mirrors, queues, logger }), instanceCheckRoutes({ config, repos, mirrors, backend, logger }), ...(github?.routes ?? []), dashboardRoutes({ config, redis }), poolRoutes(pool)],
     github,
+    pool,
     async close() {
       await github?.close();
       await queues.close().catch(() => undefined);

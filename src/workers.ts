@@ -15,6 +15,7 @@ import { instanceCheckGate } from './revalidation/pre-check.js';
 import { createLeaseKeeper, type LeaseKeeper } from './pipeline/lease-keeper.js';
 import { resumeExpiredLeases } from './pipeline/recover-leases.js';
 import type { Payload } from './queue/index.js';
+import { loadPoolFile } from './scheduler/index.js';
 
 export interface Workers {
   queues: readonly QueueName[];
@@ -43,6 +44,7 @@ export async function pipelineDeps(deps: Deps): Promise<PipelineDeps> {
     mirrors: deps.mirrors,
     logStore: deps.logStore,
     linter: await createWorkflowLinter(),
+    pool: deps.pool,
   };
 }
 
@@ -72,6 +74,11 @@ function databaseOutagePolicy(deps: Deps): WorkerOutageOptions {
 
 /** Builds the queue workers (does not block); the entrypoint handles signals and calls close(). */
 export async function createWorkers(deps: Deps, options: { autorun?: boolean } = {}): Promise<Workers> {
+  // ACCOUNT_POOL_FILE: its accounts are added to (or changed in) the BenchAccount table, as `ci-replay pool load` does.
+  if (deps.config.accountPoolFile !== undefined) {
+    const loaded = await loadPoolFile(deps.repos.benchAccounts, deps.config.accountPoolFile);
+    deps.logger.info({ accounts: loaded.length, file: deps.config.accountPoolFile }, 'account pool loaded');
+  }
   const leaseSeconds = deps.config.worker.leaseSeconds;
   const leases = createLeaseKeeper({ repos: deps.repos, seconds: leaseSeconds, logger: deps.logger });
   const pipeline = { ...(await pipelineDeps(deps)), leases };
@@ -128,6 +135,8 @@ export async function createWorkers(deps: Deps, options: { autorun?: boolean } =
         for (const stale of await deps.repos.submissions.findStale(['published', 'running'], new Date(Date.now() - 60_000), 200)) {
           await reconcile(pipeline, stale.id, logger);
         }
+        // Account pool: slots of submissions that are over (or held past the run timeout) go back.
+        if (await deps.pool.enabled()) await deps.pool.reconcile();
         return;
       }
       if (payload.task === 'revalidate' && payload.instanceId !== undefined) {

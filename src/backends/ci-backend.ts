@@ -19,6 +19,8 @@ export interface PublishInput {
   branch: string;
   /** The standardized workflow installed in the commit. */
   workflow: { path: string; text: string };
+  /** The pool account the scheduler assigned (docs/account-pool.md); absent: the backend's single account (BENCH_OWNER). */
+  account?: string;
 }
 
 /** What the preflight sees: the standardized workflow and the reusable workflows kept in the commit. */

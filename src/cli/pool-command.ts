@@ -1,7 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { BenchAccountRow } from '../db/index.js';
 import { invalidInput } from '../errors.js';
-import { createSlotStore, leastLoaded, PLAN_CONCURRENT_JOBS, readPoolFile, type AccountLoad } from '../scheduler/index.js';
+import { createSlotStore, leastLoaded, loadPoolFile, PLAN_CONCURRENT_JOBS, readPoolFile, type AccountLoad } from '../scheduler/index.js';
 import { withDeps, type Io } from './context.js';
 
 const positive = (value: string): number => {
@@ -90,17 +90,8 @@ export function registerPoolCommands(program: Command, io: Io): void {
     .command('load <file>')
     .description('add or change the accounts listed in a pool file ({ "accounts": [...] }, docs/account-pool.md)')
     .action(async (file: string) => {
-      const accounts = await readPoolFile(file);
-      const rows = await withDeps(async (deps) => {
-        const saved: BenchAccountRow[] = [];
-        for (const account of accounts) {
-          saved.push(await deps.repos.benchAccounts.upsert({
-            owner: account.owner, concurrentJobs: account.concurrentJobs, restPerHour: account.restPerHour, writesPerMinute: account.writesPerMinute,
-            runnerLabels: account.runnerLabels, state: account.state, ...(account.installationId !== null ? { installationId: BigInt(account.installationId) } : {}),
-          }));
-        }
-        return saved;
-      });
+      await readPoolFile(file); // a bad file is refused before any connection is opened
+      const rows = await withDeps((deps) => loadPoolFile(deps.repos.benchAccounts, file));
       for (const row of rows) io.out(describe(row));
     });
 

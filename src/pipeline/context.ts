@@ -6,6 +6,7 @@ import type { MirrorCache } from '../git/index.js';
 import type { Queues } from '../queue/index.js';
 import type { LogStore } from '../storage/log-store.js';
 import type { WorkflowLinter } from '../workflows/index.js';
+import type { PipelinePool } from '../scheduler/index.js';
 import type { LeaseKeeper } from './lease-keeper.js';
 
 /** What the pipeline steps need; built once by the composition root. */
@@ -23,4 +24,6 @@ export interface PipelineDeps {
    * under one. Absent (tests calling a step directly), prepare works without a lease.
    */
   leases?: LeaseKeeper;
+  /** The account pool's scheduler (docs/account-pool.md); absent or an empty pool: the single-account path. */
+  pool?: PipelinePool;
 }

@@ -19,7 +19,7 @@ export async function correlate(deps: Pick<PipelineDeps, 'repos'>, event: CiEven
  * keyed by (run id, attempt), jobs by job id; recorded statuses only move forward, so duplicates and
  * out-of-order deliveries end in the same state. Failed jobs go to the `logs` queue, completed runs to `finalize`.
  */
-export async function handleCiEvent(deps: Pick<PipelineDeps, 'repos' | 'queues'>, event: CiEvent, logger: Logger): Promise<EventOutcome> {
+export async function handleCiEvent(deps: Pick<PipelineDeps, 'repos' | 'queues'> & Partial<Pick<PipelineDeps, 'pool'>>, event: CiEvent, logger: Logger): Promise<EventOutcome> {
   const submission = await correlate(deps, event);
   if (submission === null) {
     logger.debug({ headSha: event.headSha, repo: event.repoFullName }, 'event for no known submission');
@@ -35,10 +35,14 @@ export async function handleCiEvent(deps: Pick<PipelineDeps, 'repos' | 'queues'>
     if (applied && event.status === 'completed' && event.conclusion === 'failure') {
       await deps.queues.add('logs', { submissionId, jobRowId: job.id }, { jobId: jobId('log', job.id) });
     }
+    // Account pool: the job's slot goes back (once per job id, however often the webhook comes).
+    if (event.status === 'completed') await deps.pool?.scheduler.jobCompleted(submissionId, String(event.jobId));
   }
   if (event.status === 'in_progress' || event.status === 'completed') {
     await deps.repos.submissions.transition(submissionId, ['published'], 'running', { startedAt: new Date() });
   }
+  // Account pool: a completed run gives back whatever its submission still holds.
+  if (event.kind === 'workflow_run' && event.status === 'completed') await deps.pool?.scheduler.finished(submissionId);
   if (applied && event.kind === 'workflow_run' && event.status === 'completed') {
     await deps.queues.add('finalize', { submissionId }, { jobId: jobId('finalize', submissionId, event.runId, event.runAttempt) });
   }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { isTerminal, type SubmissionState } from '../domain/states.js';
 import { isAppError, transient } from '../errors.js';
 import { HandBack } from '../queue/index.js';
+import { standardizedJobCount } from '../scheduler/index.js';
 import { buildBenchmarkCommit, publishInput, upstreamOf } from './benchmark-commit.js';
 import { branchName } from './branch-name.js';
 import type { PipelineDeps } from './context.js';
@@ -36,6 +37,7 @@ export async function prepareSubmission(deps: PipelineDeps, submissionId: string
     await lease?.release(0).catch(() => undefined);
     throw error;
   }
+  await releaseIfOver(deps, submissionId);
   const ended = lease?.ended() ?? null;
   if (ended === 'lost') return;
   await lease?.release(ended === 'shutdown' ? 0 : handOffSeconds);
@@ -53,10 +55,12 @@ async function prepareLeased(deps: PipelineDeps, submissionId: string, lease: He
   const state = submission.state as SubmissionState;
   if (isTerminal(state)) {
     logger.info({ submissionId, state }, 'prepare skipped: already final');
+    await deps.pool?.scheduler.finished(submissionId);
     return 0;
   }
   if (submission.cancelRequestedAt !== null) {
     await endAbandoned(deps, submissionId, 'cancelled', logger);
+    await deps.pool?.scheduler.finished(submissionId);
     return 0;
   }
   // A submission whose worker keeps dying (it kills its worker?) is not resumed forever.
@@ -67,6 +71,8 @@ async function prepareLeased(deps: PipelineDeps, submissionId: string, lease: He
   // Published or running: its worker died (or the run's completion was never finalized); resume from what is recorded.
   if (state === 'published' || state === 'running') return resumePublished(deps, submission, lease, logger);
   await faultPoint(deps.config, 'queued', submissionId, logger);
+  const account = state === 'queued' ? await admit(deps, submission, logger) : undefined;
+  if (account === null) return 0;
   await repos.submissions.transition(submissionId, ['queued'], 'preparing');
   await faultPoint(deps.config, 'preparing', submissionId, logger);
   const instance = await repos.instances.get(submission.instanceId);
@@ -104,7 +110,7 @@ async function prepareLeased(deps: PipelineDeps, submissionId: string, lease: He
     preparedAt: new Date(),
   });
   if (lease?.signal.aborted === true) return 0;
-  const input = publishInput(submissionId, instance, prepared, branch);
+  const input = { ...publishInput(submissionId, instance, prepared, branch), ...(account !== undefined ? { account } : {}) };
   const publishing = await publishFenced(deps, submissionId, input, lease, logger);
   if (publishing === null) return 0;
   const published = publishing.published;
@@ -159,6 +165,33 @@ async function publishFenced(deps: PipelineDeps, submissionId: string, input: Re
   const held = await lease.exclusive(publishAndRecord);
   if (held === null) throw transient('publish_in_progress', `another worker is publishing submission ${submissionId}; trying again`);
   return held.value;
+}
+
+/**
+ * With an account pool, the submission waits here until its account has room for every job its standardized workflow
+ * starts (docs/account-pool.md): the scheduler's `onStart` enqueues this prepare step again when it gets its slots.
+ * Undefined: no pool (the single-account path); null: parked, nothing more to do now; else the account it runs on.
+ */
+async function admit(deps: PipelineDeps, submission: { id: string; instanceId: string; kind: string; runId: string | null }, logger: Logger): Promise<string | null | undefined> {
+  if (deps.pool === undefined || !(await deps.pool.enabled())) return undefined;
+  const instance = await deps.repos.instances.get(submission.instanceId);
+  if (instance === null) return undefined;
+  const jobs = (await standardizedJobCount(instance, deps.config)).jobs;
+  const admission = await deps.pool.scheduler.admit({ submissionId: submission.id, kind: submission.kind, runId: submission.runId, upstream: { owner: instance.repoOwner, name: instance.repoName }, jobs });
+  if (admission.state === 'started') return admission.account;
+  if (admission.state === 'no_account') {
+    // No active account to assign its upstream to: looked at again in a minute (never failed).
+    await deps.queues.add('prepare', { submissionId: submission.id }, { jobId: `prepare-${submission.id}-noaccount-${Date.now()}`, delayMs: 60_000 });
+  }
+  logger.info({ submissionId: submission.id, admission: admission.state, jobs }, 'waiting for room on its account');
+  return null;
+}
+
+/** Account pool: a submission the prepare step ended (patch failed, preflight, publish failed…) gives its slots back at once. */
+async function releaseIfOver(deps: PipelineDeps, submissionId: string): Promise<void> {
+  if (deps.pool === undefined || (await deps.pool.scheduler.placement(submissionId)).state === 'unknown') return;
+  const summary = await deps.repos.submissions.getSummary(submissionId);
+  if (summary !== null && isTerminal(summary.state as SubmissionState)) await deps.pool.scheduler.finished(submissionId);
 }
 
 async function fail(deps: PipelineDeps, submissionId: string, state: 'infra_error' | 'publish_failed', message: string): Promise<void> {

@@ -98,7 +98,8 @@ export class GithubFaultCampaign {
       BENCH_REPO_MODE: 'fork',
       GITHUB_API_URL: this.sim.url,
       GITHUB_GIT_URL: this.sim.url,
-      LEASE_SECONDS: '5',
+      // 3 s, as in the local campaign: a lease that lapses mid-publish no longer lets a takeover publish again (issue 13).
+      LEASE_SECONDS: '3',
       RECOVERY_INTERVAL_SECONDS: '1',
       // The reconciler's first look at a published submission; short so a run whose webhooks a dead worker never
       // processed is fetched soon.

@@ -47,7 +47,7 @@ function toBuffer(data: unknown): Buffer {
 /**
  * The GitHub CI backend: publishing pushes the prepared commit to `ci-replay/...` in the benchmark repository
  * (installation token through the git credential helper, never in the URL) and creates the queued `ci-replay`
- * check run; outcomes arrive by webhook (and the reconciler). REST calls on the happy path: POST check run,
+ * check run; outcomes arrive by webhook (and the reconciler). REST calls on the happy path: GET + POST check run,
  * list the run's jobs, PATCH the check run (+1 log download per failed job).
  */
 export function createGithubBackend(options: GithubBackendOptions): CiBackend {
@@ -60,7 +60,8 @@ export function createGithubBackend(options: GithubBackendOptions): CiBackend {
     ...(options.forkWaitMs !== undefined ? { forkWaitMs: options.forkWaitMs } : {}),
     ...(options.syncTtlMs !== undefined ? { syncTtlMs: options.syncTtlMs } : {}),
   };
-  const client = (): Promise<InstallationClient> => options.github.installationFor(options.benchOwner);
+  // The installation of the account a benchmark repository lives on (a pool account, or BENCH_OWNER).
+  const client = (owner: string = options.benchOwner): Promise<InstallationClient> => options.github.installationFor(owner);
 
   return {
     name: 'github',
@@ -70,9 +71,11 @@ export function createGithubBackend(options: GithubBackendOptions): CiBackend {
     },
 
     async publish(input: PublishInput): Promise<PublishResult> {
-      const repo = await ensureBenchRepo(repoContext, { owner: input.instance.repoOwner, name: input.instance.repoName });
-      const installation = await client();
-      const pushed = await pushCommit({
+      const context = input.account === undefined ? repoContext : { ...repoContext, benchOwner: input.account };
+      const repo = await ensureBenchRepo(context, { owner: input.instance.repoOwner, name: input.instance.repoName });
+      const installation = await client(repo.owner);
+      // Creates the branch only if absent; a no-op when it is already at this commit.
+      await pushCommit({
         gitDir: input.gitDir,
         remoteUrl: `${options.gitUrl}/${repo.owner}/${repo.name}.git`,
         commitSha: input.commitSha,
@@ -85,7 +88,9 @@ export function createGithubBackend(options: GithubBackendOptions): CiBackend {
         headSha: input.commitSha,
         externalId: input.submissionId,
         detailsUrl: `${options.publicUrl}/v1/submissions/${input.submissionId}`,
-        lookupFirst: !pushed.created,
+        // Always looked up first: a publish repeated by a takeover may follow one that got as far as its check run
+        // even though this push created the branch (one GET more per publish).
+        lookupFirst: true,
       });
       return { benchRepoId: repo.id, repoFullName: `${repo.owner}/${repo.name}`, headSha: input.commitSha, checkRunId: BigInt(checkRunId) };
     },
@@ -97,7 +102,7 @@ export function createGithubBackend(options: GithubBackendOptions): CiBackend {
     async cancelSubmission(ref: CancelRef) {
       const repo = await options.benchRepos.find('github', ref.upstream.owner, ref.upstream.name);
       if (repo === null) return;
-      const installation = await client();
+      const installation = await client(repo.owner);
       const target = { owner: repo.owner, repo: repo.name };
       // Every run of the commit: a submission's commit is its own (the branch and the commit carry its id).
       const runs = await installation.paginate<{ id: number; status: string }>('GET /repos/{owner}/{repo}/actions/runs', { ...target, head_sha: ref.headSha });
@@ -127,7 +132,7 @@ export function createGithubBackend(options: GithubBackendOptions): CiBackend {
 
     async listRunJobs(ref: RunRef): Promise<WorkflowJobEvent[]> {
       const { owner, repo } = split(ref.repoFullName);
-      const jobs = await (await client()).paginate<Record<string, unknown>>('GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs', {
+      const jobs = await (await client(owner)).paginate<Record<string, unknown>>('GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs', {
         owner,
         repo,
         run_id: ref.runId,
@@ -139,7 +144,7 @@ export function createGithubBackend(options: GithubBackendOptions): CiBackend {
     async openJobLog(ref: JobRef) {
       const { owner, repo } = split(ref.repoFullName);
       try {
-        const response = await (await client()).request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', { owner, repo, job_id: ref.jobId });
+        const response = await (await client(owner)).request('GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs', { owner, repo, job_id: ref.jobId });
         const body = toBuffer(response.data);
         // Right after a job completes its log can still be empty: retry later rather than archive nothing.
         if (body.length === 0) throw transient('log_not_ready', `the log of job ${ref.jobId} is not available yet`);
@@ -152,7 +157,7 @@ export function createGithubBackend(options: GithubBackendOptions): CiBackend {
 
     async listArtifacts(ref: RunRef): Promise<Artifact[]> {
       const { owner, repo } = split(ref.repoFullName);
-      const installation = await client();
+      const installation = await client(owner);
       const artifacts = await installation.paginate<{ id: number; name: string; expired?: boolean }>('GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', { owner, repo, run_id: ref.runId });
       return artifacts
         .filter((artifact) => artifact.expired !== true)
@@ -179,7 +184,7 @@ export function createGithubBackend(options: GithubBackendOptions): CiBackend {
 
     async reportResult(report: ResultReport) {
       const { owner, repo } = split(report.repoFullName);
-      const installation = await client();
+      const installation = await client(owner);
       let checkRunId = report.checkRunId === null ? null : Number(report.checkRunId);
       checkRunId ??= await findCheckRun(installation, { owner, repo, headSha: report.headSha, externalId: report.submissionId });
       checkRunId ??= await ensureCheckRun(installation, {

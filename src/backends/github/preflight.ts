@@ -35,7 +35,7 @@ async function actionsBlocker(ctx: GithubPreflightContext, upstream: { owner: st
   const cached = await ctx.benchRepos.find('github', upstream.owner, upstream.name);
   const ttl = ctx.syncTtlMs ?? 6 * 3_600_000;
   if (cached !== null && cached.actionsEnabled && cached.lastSyncAt !== null && Date.now() - cached.lastSyncAt.getTime() < ttl) return null;
-  const owner = ctx.benchOwner;
+  const owner = cached?.owner ?? ctx.benchOwner;
   const repo = benchRepoName(upstream);
   const client = await ctx.github.installationFor(owner);
   let enabled: boolean;

@@ -64,7 +64,8 @@ export async function reconcileGithubSubmission(deps: PipelineDeps & { github: G
   const repo = (await deps.repos.ci.runsOf(submissionId))[0]?.repoFullName ?? (await benchRepoFullName(deps, submission.instanceId));
   if (repo !== null) {
     const [owner = '', name = ''] = repo.split('/');
-    const client = await deps.github.installationFor(deps.benchOwner);
+    // The installation of the account the benchmark repository lives on (a pool account, or BENCH_OWNER).
+    const client = await deps.github.installationFor(owner === '' ? deps.benchOwner : owner);
     const runs = await client.paginate<Record<string, unknown>>('GET /repos/{owner}/{repo}/actions/runs', { owner, repo: name, head_sha: submission.headSha });
     for (const run of runs) {
       const event = eventFromWebhook('workflow_run', { repository: { full_name: repo }, workflow_run: run });
