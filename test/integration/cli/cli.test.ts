@@ -43,6 +43,8 @@ describe('the ci-replay CLI (real processes)', () => {
       REDIS_URL: 'redis://127.0.0.1:6379',
       QUEUE_PREFIX: `cli-${randomBytes(4).toString('hex')}`,
       DATA_DIR: join(dataDir, 'data'),
+      // jobs on the host, as the other CLI tests (container mode has its own tests)
+      LOCAL_RUNTIME: 'host',
       LOG_LEVEL: 'warn',
     };
   });

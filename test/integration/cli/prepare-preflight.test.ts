@@ -44,6 +44,8 @@ describe('ci-replay prepare --dry-run shows the preflight blockers (real process
       REDIS_URL: 'redis://127.0.0.1:6379',
       QUEUE_PREFIX: `cli-${randomBytes(4).toString('hex')}`,
       DATA_DIR: join(dataDir, 'data'),
+      // the blockers of a host-mode worker: in container mode (docs/local-containers.md) a `container:` job runs
+      LOCAL_RUNTIME: 'host',
       LOG_LEVEL: 'warn',
     };
     const lint = demo.instances.find((instance) => instance.id === 'demo-lint')!;
