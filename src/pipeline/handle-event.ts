@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { SubmissionSummary } from '../db/index.js';
 import type { CiEvent } from '../domain/ci-events.js';
 import { jobId } from '../queue/index.js';
+import { activePool } from './active-pool.js';
 import type { PipelineDeps } from './context.js';
 
 export type EventOutcome = 'applied' | 'stale' | 'ignored';
@@ -36,13 +37,13 @@ export async function handleCiEvent(deps: Pick<PipelineDeps, 'repos' | 'queues'>
       await deps.queues.add('logs', { submissionId, jobRowId: job.id }, { jobId: jobId('log', job.id) });
     }
     // Account pool: the job's slot goes back (once per job id, however often the webhook comes).
-    if (event.status === 'completed') await deps.pool?.scheduler.jobCompleted(submissionId, String(event.jobId));
+    if (event.status === 'completed') await (await activePool(deps))?.scheduler.jobCompleted(submissionId, String(event.jobId));
   }
   if (event.status === 'in_progress' || event.status === 'completed') {
     await deps.repos.submissions.transition(submissionId, ['published'], 'running', { startedAt: new Date() });
   }
   // Account pool: a completed run gives back whatever its submission still holds.
-  if (event.kind === 'workflow_run' && event.status === 'completed') await deps.pool?.scheduler.finished(submissionId);
+  if (event.kind === 'workflow_run' && event.status === 'completed') await (await activePool(deps))?.scheduler.finished(submissionId);
   if (applied && event.kind === 'workflow_run' && event.status === 'completed') {
     await deps.queues.add('finalize', { submissionId }, { jobId: jobId('finalize', submissionId, event.runId, event.runAttempt) });
   }

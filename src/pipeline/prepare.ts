@@ -10,6 +10,7 @@ import { cancelRemote, endAbandoned } from './end-abandoned.js';
 import { faultPoint } from './fault-point.js';
 import type { HeldLease } from './lease-keeper.js';
 import { preflightSubmission } from './preflight.js';
+import { activePool, releaseSlotsIfOver } from './active-pool.js';
 import { resumePublished } from './resume-published.js';
 import { handOffAfterRun, runPublished } from './run-published.js';
 
@@ -37,10 +38,10 @@ export async function prepareSubmission(deps: PipelineDeps, submissionId: string
     await lease?.release(0).catch(() => undefined);
     throw error;
   }
-  await releaseIfOver(deps, submissionId);
+  // The lease is released before anything else can fail: a held lease is renewed for as long as this worker lives.
   const ended = lease?.ended() ?? null;
-  if (ended === 'lost') return;
-  await lease?.release(ended === 'shutdown' ? 0 : handOffSeconds);
+  if (ended !== 'lost') await lease?.release(ended === 'shutdown' ? 0 : handOffSeconds);
+  await releaseSlotsIfOver(deps, submissionId, logger);
   if (ended === 'shutdown') throw new HandBack('the worker is shutting down');
 }
 
@@ -55,12 +56,12 @@ async function prepareLeased(deps: PipelineDeps, submissionId: string, lease: He
   const state = submission.state as SubmissionState;
   if (isTerminal(state)) {
     logger.info({ submissionId, state }, 'prepare skipped: already final');
-    await deps.pool?.scheduler.finished(submissionId);
+    await (await activePool(deps))?.scheduler.finished(submissionId);
     return 0;
   }
   if (submission.cancelRequestedAt !== null) {
     await endAbandoned(deps, submissionId, 'cancelled', logger);
-    await deps.pool?.scheduler.finished(submissionId);
+    await (await activePool(deps))?.scheduler.finished(submissionId);
     return 0;
   }
   // A submission whose worker keeps dying (it kills its worker?) is not resumed forever.
@@ -125,6 +126,12 @@ async function prepareLeased(deps: PipelineDeps, submissionId: string, lease: He
     return 0;
   }
   logger.info({ submissionId, branch, headSha: published.headSha, backend: deps.backend.name }, 'submission published');
+  // Webhooks can outrun the record of `published`: a run they reported started already makes it `running` now
+  // (handleCiEvent moves only `published` submissions, and would otherwise wait for the run's next event).
+  const runs = await repos.ci.runsOf(submissionId);
+  if (runs.some((run) => run.status === 'in_progress' || run.status === 'completed')) {
+    await repos.submissions.transition(submissionId, ['published'], 'running', { startedAt: new Date() });
+  }
   await deps.queues.add('maintenance', { task: 'reconcile', submissionId }, { jobId: `reconcile-${submissionId}`, delayMs: deps.config.pipeline.noRunGraceSeconds * 1000 }).catch(() => undefined);
   await runPublished(deps, { submissionId, input: { ...input, ...published }, lease, logger });
   return handOffAfterRun(deps);
@@ -173,11 +180,12 @@ async function publishFenced(deps: PipelineDeps, submissionId: string, input: Re
  * Undefined: no pool (the single-account path); null: parked, nothing more to do now; else the account it runs on.
  */
 async function admit(deps: PipelineDeps, submission: { id: string; instanceId: string; kind: string; runId: string | null }, logger: Logger): Promise<string | null | undefined> {
-  if (deps.pool === undefined || !(await deps.pool.enabled())) return undefined;
+  const pool = await activePool(deps);
+  if (pool === null) return undefined;
   const instance = await deps.repos.instances.get(submission.instanceId);
   if (instance === null) return undefined;
   const jobs = (await standardizedJobCount(instance, deps.config)).jobs;
-  const admission = await deps.pool.scheduler.admit({ submissionId: submission.id, kind: submission.kind, runId: submission.runId, upstream: { owner: instance.repoOwner, name: instance.repoName }, jobs });
+  const admission = await pool.scheduler.admit({ submissionId: submission.id, kind: submission.kind, runId: submission.runId, upstream: { owner: instance.repoOwner, name: instance.repoName }, jobs });
   if (admission.state === 'started') return admission.account;
   if (admission.state === 'no_account') {
     // No active account to assign its upstream to: looked at again in a minute (never failed).
@@ -185,13 +193,6 @@ async function admit(deps: PipelineDeps, submission: { id: string; instanceId: s
   }
   logger.info({ submissionId: submission.id, admission: admission.state, jobs }, 'waiting for room on its account');
   return null;
-}
-
-/** Account pool: a submission the prepare step ended (patch failed, preflight, publish failed…) gives its slots back at once. */
-async function releaseIfOver(deps: PipelineDeps, submissionId: string): Promise<void> {
-  if (deps.pool === undefined || (await deps.pool.scheduler.placement(submissionId)).state === 'unknown') return;
-  const summary = await deps.repos.submissions.getSummary(submissionId);
-  if (summary !== null && isTerminal(summary.state as SubmissionState)) await deps.pool.scheduler.finished(submissionId);
 }
 
 async function fail(deps: PipelineDeps, submissionId: string, state: 'infra_error' | 'publish_failed', message: string): Promise<void> {
