@@ -1,39 +1,23 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo, type Demo } from '../../../examples/build-demo.js';
 import { projectRoot } from '../../../src/paths.js';
-import { adminUrl } from '../../support/test-database.js';
+import { createCliSandbox, type CliResult, type CliRunOptions, type CliSandbox } from '../../support/cli-process.js';
 import { waitFor } from '../../support/wait-for.js';
-
-interface CliResult {
-  stdout: string;
-  stderr: string;
-  code: number;
-}
 
 /** Campaigns from the command line (issue 18): submit a predictions file, resume it, watch the run, show a submission. */
 describe('ci-replay submit / watch / show (real processes, real database)', () => {
-  const database = `ci_replay_campaign_${randomBytes(4).toString('hex')}`;
+  let sandbox: CliSandbox;
   let dataDir: string;
   let demo: Demo;
   let env: Record<string, string>;
   let db: pg.Client;
   const workers: ChildProcess[] = [];
 
-  const cli = (args: string[], options: { stdin?: string; extraEnv?: Record<string, string> } = {}): Promise<CliResult> =>
-    new Promise((resolve, reject) => {
-      const child = execFile(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), ...args], { env: { ...env, ...options.extraEnv }, cwd: dataDir, maxBuffer: 32 * 1024 * 1024 }, (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -1;
-        if (code === -1) reject(error);
-        else resolve({ stdout, stderr, code });
-      });
-      child.stdin?.end(options.stdin ?? '');
-    });
+  const cli = (args: string[], options: CliRunOptions = {}): Promise<CliResult> => sandbox.cli(args, options);
 
   const countSubmissions = async (label: string): Promise<number> =>
     Number((await db.query('SELECT count(*) AS n FROM "Submission" s JOIN "Run" r ON r.id = s."runId" WHERE r.label = $1', [label])).rows[0].n);
@@ -41,22 +25,9 @@ describe('ci-replay submit / watch / show (real processes, real database)', () =
   const prediction = (instanceId: string, patch: string): string => JSON.stringify({ instance_id: instanceId, model_patch: patch, model_name_or_path: 'test-agent' });
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
-    dataDir = await mkdtemp(join(tmpdir(), 'ci-replay-campaign-'));
+    sandbox = await createCliSandbox({ prefix: 'campaign' });
+    ({ dir: dataDir, env } = sandbox);
     demo = await buildDemo(join(dataDir, 'examples'));
-    env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? dataDir,
-      DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: `campaign-${randomBytes(4).toString('hex')}`,
-      DATA_DIR: join(dataDir, 'data'),
-      LOG_LEVEL: 'warn',
-      LOCAL_RUNTIME: 'host',
-    };
     expect((await cli(['migrate'])).code).toBe(0);
     expect((await cli(['import', join(dataDir, 'examples', 'instances.jsonl')])).stdout).toContain('created 4');
     db = new pg.Client({ connectionString: env.DATABASE_URL });
@@ -66,11 +37,7 @@ describe('ci-replay submit / watch / show (real processes, real database)', () =
   afterAll(async () => {
     for (const worker of workers) if (worker.exitCode === null) worker.kill('SIGKILL');
     await db?.end();
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-    await rm(dataDir, { recursive: true, force: true });
+    await sandbox?.destroy();
   });
 
   it('lists invalid predictions with their line and submits nothing, unless --skip-invalid', { timeout: 600_000 }, async () => {

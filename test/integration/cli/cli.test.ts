@@ -1,60 +1,29 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo, type Demo } from '../../../examples/build-demo.js';
 import { projectRoot } from '../../../src/paths.js';
-import { adminUrl } from '../../support/test-database.js';
+import { createCliSandbox, type CliResult, type CliSandbox } from '../../support/cli-process.js';
 
 const exec = promisify(execFile);
 
 describe('the ci-replay CLI (real processes)', () => {
-  const database = `ci_replay_cli_${randomBytes(4).toString('hex')}`;
+  let sandbox: CliSandbox;
   let dataDir: string;
   let demo: Demo;
   let env: Record<string, string>;
-
-  const cli = async (...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> => {
-    try {
-      const { stdout, stderr } = await exec(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), ...args], { env, cwd: dataDir, maxBuffer: 32 * 1024 * 1024 });
-      return { stdout, stderr, code: 0 };
-    } catch (error) {
-      const failure = error as { stdout: string; stderr: string; code: number };
-      return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-    }
-  };
+  const cli = (...args: string[]): Promise<CliResult> => sandbox.cli(args);
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
-    dataDir = await mkdtemp(join(tmpdir(), 'ci-replay-cli-'));
+    // Jobs on the host (the sandbox's default), as the other CLI tests: container mode has its own tests.
+    sandbox = await createCliSandbox({ prefix: 'cli' });
+    ({ dir: dataDir, env } = sandbox);
     demo = await buildDemo(join(dataDir, 'examples'));
-    env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? dataDir,
-      DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: `cli-${randomBytes(4).toString('hex')}`,
-      DATA_DIR: join(dataDir, 'data'),
-      // jobs on the host, as the other CLI tests (container mode has its own tests)
-      LOCAL_RUNTIME: 'host',
-      LOG_LEVEL: 'warn',
-    };
   });
-  afterAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => sandbox?.destroy());
 
   it('migrates, imports, mints a token, prepares and runs a patch locally', { timeout: 300_000 }, async () => {
     const migrated = await cli('migrate');

@@ -1,16 +1,13 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo } from '../../../examples/build-demo.js';
 import { projectRoot } from '../../../src/paths.js';
 import { DEFAULT_PERMISSIONS, startGithubSim, type GithubSim } from '../../support/github-sim/index.js';
-import { adminUrl } from '../../support/test-database.js';
 import { waitFor } from '../../support/wait-for.js';
+import { createCliSandbox, type CliResult, type CliSandbox } from '../../support/cli-process.js';
 
 interface Check {
   name: string;
@@ -31,18 +28,13 @@ const freePort = (): Promise<number> =>
 
 /** `ci-replay doctor` with CI_BACKEND=github against the GitHub simulator and a real `ci-replay serve` on loopback. */
 describe('ci-replay doctor for the GitHub backend (simulator, real serve and doctor processes)', () => {
-  const database = `ci_replay_doctor_${randomBytes(4).toString('hex')}`;
+  let sandbox: CliSandbox;
   let dataDir: string;
   let sim: GithubSim;
   let env: Record<string, string>;
   let server: ChildProcess | undefined;
 
-  const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<{ stdout: string; stderr: string; code: number }> =>
-    new Promise((resolve) => {
-      execFile(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), ...args], { env: { ...env, ...extraEnv }, cwd: dataDir, maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
-        resolve({ stdout, stderr, code: error === null ? 0 : Number((error as { code?: unknown }).code ?? 1) });
-      });
-    });
+  const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> => sandbox.cli(args, { extraEnv, maxBuffer: 8 * 1024 * 1024 });
   const doctor = async (extraEnv: Record<string, string> = {}): Promise<{ code: number; checks: Record<string, Check>; text: string }> => {
     const result = await cli(['doctor', '--json'], extraEnv);
     const parsed = JSON.parse(result.stdout) as { checks: Check[] };
@@ -54,24 +46,13 @@ describe('ci-replay doctor for the GitHub backend (simulator, real serve and doc
     sim.createInstallation({ account: 'bench' });
     const { workflows: _dropped, ...withoutWorkflows } = DEFAULT_PERMISSIONS;
     sim.createInstallation({ account: 'limited', permissions: withoutWorkflows });
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
-    dataDir = await mkdtemp(join(tmpdir(), 'ci-replay-doctor-'));
+    sandbox = await createCliSandbox({ prefix: 'doctor' });
+    ({ dir: dataDir, env } = sandbox);
     await buildDemo(join(dataDir, 'examples'));
     const keyPath = join(dataDir, 'app.pem');
     await writeFile(keyPath, sim.privateKeyPem);
     const port = await freePort();
-    env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? dataDir,
-      DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: `doctor-${randomBytes(4).toString('hex')}`,
-      DATA_DIR: join(dataDir, 'data'),
-      LOG_LEVEL: 'warn',
-      LOCAL_RUNTIME: 'host',
+    Object.assign(env, {
       CI_BACKEND: 'github',
       APP_ID: String(sim.appId),
       PRIVATE_KEY_PATH: keyPath,
@@ -82,7 +63,7 @@ describe('ci-replay doctor for the GitHub backend (simulator, real serve and doc
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
-    };
+    });
     expect((await cli(['migrate'])).code).toBe(0);
     expect((await cli(['import', join(dataDir, 'examples', 'instances.jsonl')])).stdout).toContain('created 4');
     server = spawn(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), 'serve'], { env, cwd: dataDir, stdio: 'ignore' });
@@ -96,11 +77,7 @@ describe('ci-replay doctor for the GitHub backend (simulator, real serve and doc
       await exited;
     }
     await sim?.close();
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-    if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
+    await sandbox?.destroy();
   });
 
   it('says what is wrong and how to fix it, then passes once the App, webhook and repositories are right', { timeout: 900_000 }, async () => {

@@ -1,49 +1,18 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../../src/paths.js';
-import { adminUrl } from '../../support/test-database.js';
-
-interface CliResult {
-  stdout: string;
-  stderr: string;
-  code: number;
-}
+import { createCliSandbox, type CliResult, type CliSandbox } from '../../support/cli-process.js';
 
 /** `ci-replay health`, `health history`, `quarantine`, `restore` as an operator runs them (real process, own database). */
 describe('ci-replay health / quarantine / restore', () => {
-  const database = `ci_replay_health_${randomBytes(4).toString('hex')}`;
+  let sandbox: CliSandbox;
   let dataDir = '';
-  let env: Record<string, string> = {};
 
-  const cli = (args: string[]): Promise<CliResult> =>
-    new Promise((resolve, reject) => {
-      execFile(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), ...args], { env, cwd: dataDir }, (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -1;
-        if (code === -1) reject(error);
-        else resolve({ stdout, stderr, code });
-      });
-    });
+  const cli = (args: string[]): Promise<CliResult> => sandbox.cli(args);
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
-    dataDir = await mkdtemp(join(tmpdir(), 'ci-replay-health-'));
-    env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? dataDir,
-      DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: `health-${randomBytes(4).toString('hex')}`,
-      DATA_DIR: join(dataDir, 'data'),
-      LOG_LEVEL: 'warn',
-    };
+    sandbox = await createCliSandbox({ prefix: 'health' });
+    dataDir = sandbox.dir;
     expect((await cli(['migrate'])).code).toBe(0);
     const row = (id: string) => ({
       id,
@@ -61,11 +30,7 @@ describe('ci-replay health / quarantine / restore', () => {
   }, 300_000);
 
   afterAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-    await rm(dataDir, { recursive: true, force: true });
+    await sandbox?.destroy();
   });
 
   it('quarantines and restores by hand with a reason, keeps the history, and the summary says why', async () => {

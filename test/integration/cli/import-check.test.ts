@@ -1,52 +1,22 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo } from '../../../examples/build-demo.js';
-import { projectRoot } from '../../../src/paths.js';
 import { runGit } from '../../../src/git/run-git.js';
-import { adminUrl } from '../../support/test-database.js';
+import { createCliSandbox, type CliResult, type CliSandbox } from '../../support/cli-process.js';
 import { appendCommits } from '../../support/git-fixtures.js';
 
-const exec = promisify(execFile);
-
 describe('ci-replay import (owner map, rejected rows, --check), instances check and run-local patch_failed (real processes)', () => {
-  const database = `ci_replay_cli_${randomBytes(4).toString('hex')}`;
+  let sandbox: CliSandbox;
   let dir: string;
-  let env: Record<string, string>;
   let forkSha = '';
 
-  const cli = async (...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> => {
-    try {
-      const { stdout, stderr } = await exec(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), ...args], { env, cwd: dir, maxBuffer: 32 * 1024 * 1024 });
-      return { stdout, stderr, code: 0 };
-    } catch (error) {
-      const failure = error as { stdout: string; stderr: string; code: number };
-      return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-    }
-  };
+  const cli = (...args: string[]): Promise<CliResult> => sandbox.cli(args);
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
-    dir = await mkdtemp(join(tmpdir(), 'ci-replay-cli-import-'));
+    sandbox = await createCliSandbox({ prefix: 'cli-import' });
+    dir = sandbox.dir;
     const demo = await buildDemo(join(dir, 'examples'));
-    env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? dir,
-      DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: `cli-${randomBytes(4).toString('hex')}`,
-      DATA_DIR: join(dir, 'data'),
-      LOG_LEVEL: 'warn',
-      LOCAL_RUNTIME: 'host',
-    };
     const upstream = join(dir, 'srv', 'upstream-org', 'calc.git');
     const fork = join(dir, 'srv', 'fork-org', 'calc.git');
     await runGit(['clone', '--quiet', '--mirror', demo.upstreamPath, upstream]);
@@ -67,11 +37,7 @@ describe('ci-replay import (owner map, rejected rows, --check), instances check 
   }, 180_000);
 
   afterAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-    await rm(dir, { recursive: true, force: true });
+    await sandbox?.destroy();
   });
 
   it('imports nothing from a file with rejected rows and lists each with its line; --skip-invalid --owner-map --check imports and checks the rest', async () => {

@@ -1,53 +1,22 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo } from '../../../examples/build-demo.js';
-import { projectRoot } from '../../../src/paths.js';
-import { adminUrl } from '../../support/test-database.js';
-
-const exec = promisify(execFile);
+import { createCliSandbox, type CliResult, type CliSandbox } from '../../support/cli-process.js';
 
 /** The demo's test job in a Postgres job container with a Postgres service, as numpy/actions example-services do. */
 const CONTAINER_JOB = ['  test:', '    runs-on: ubuntu-latest', '    container: python:3.12-bookworm', '    services:', '      postgres:', '        image: postgres:16', ''].join('\n');
 
 describe('ci-replay prepare --dry-run shows the preflight blockers (real process)', () => {
-  const database = `ci_replay_cli_${randomBytes(4).toString('hex')}`;
+  let sandbox: CliSandbox;
   let dataDir: string;
-  let env: Record<string, string>;
 
-  const cli = async (...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> => {
-    try {
-      const { stdout, stderr } = await exec(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), ...args], { env, cwd: dataDir, maxBuffer: 32 * 1024 * 1024 });
-      return { stdout, stderr, code: 0 };
-    } catch (error) {
-      const failure = error as { stdout: string; stderr: string; code: number };
-      return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-    }
-  };
+  const cli = (...args: string[]): Promise<CliResult> => sandbox.cli(args);
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${database}`);
-    await admin.end();
-    dataDir = await mkdtemp(join(tmpdir(), 'ci-replay-cli-'));
+    sandbox = await createCliSandbox({ prefix: 'cli' });
+    dataDir = sandbox.dir;
     const demo = await buildDemo(join(dataDir, 'examples'));
-    env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? dataDir,
-      DATABASE_URL: `postgresql://postgres@127.0.0.1:5432/${database}`,
-      REDIS_URL: 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: `cli-${randomBytes(4).toString('hex')}`,
-      DATA_DIR: join(dataDir, 'data'),
-      // the blockers of a host-mode worker: in container mode (docs/local-containers.md) a `container:` job runs
-      LOCAL_RUNTIME: 'host',
-      LOG_LEVEL: 'warn',
-    };
     const lint = demo.instances.find((instance) => instance.id === 'demo-lint')!;
     const blocked = { ...lint.row, id: 'demo-lint-container', workflow: String(lint.row.workflow).replace('  test:\n    runs-on: ubuntu-latest\n', CONTAINER_JOB) };
     await writeFile(join(dataDir, 'instances.jsonl'), `${JSON.stringify(lint.row)}\n${JSON.stringify(blocked)}\n`);
@@ -55,11 +24,7 @@ describe('ci-replay prepare --dry-run shows the preflight blockers (real process
     expect((await cli('import', join(dataDir, 'instances.jsonl'))).stdout).toContain('created 2');
   }, 120_000);
   afterAll(async () => {
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-    await rm(dataDir, { recursive: true, force: true });
+    await sandbox?.destroy();
   });
 
   it('lists the blockers in the report and in --json, exits 1, and queues nothing', async () => {
