@@ -103,6 +103,7 @@ const schema = z
     ACTIONS_TOKEN: z.string().min(1).optional(),
     LOCAL_ACTIONS: z.enum(['online', 'offline']).default('online'),
     NO_RUN_GRACE_SECONDS: positiveInt.default(600),
+    RECONCILE_TURN_SECONDS: positiveInt.default(300),
     RUN_TIMEOUT_MINUTES: positiveInt.default(360),
     ACCOUNT_POOL_FILE: z.string().min(1).optional(),
     MATRIX_STRATEGY: z.enum(['first', 'newest-python', 'from-logs']).default('from-logs'),
@@ -194,7 +195,7 @@ export interface Config {
     /** Marketplace actions: ACTIONS_BASE_URL, ACTIONS_TOKEN, LOCAL_ACTIONS, cached in DATA_DIR/actions (docs/local-actions.md). */
     actions: ActionSettings;
   };
-  pipeline: { noRunGraceSeconds: number; runTimeoutMinutes: number };
+  pipeline: { noRunGraceSeconds: number; runTimeoutMinutes: number; reconcileTurnSeconds: number };
   /** ACCOUNT_POOL_FILE: benchmark accounts loaded into the BenchAccount table at worker start (docs/account-pool.md). */
   accountPoolFile?: string;
   /** Scheduled re-validation: every instance replayed (baseline must fail, ground truth must pass) `repeats` times. */
@@ -344,7 +345,7 @@ function parseConfig(source: NodeJS.ProcessEnv): Config {
         token: env.ACTIONS_TOKEN,
       },
     },
-    pipeline: { noRunGraceSeconds: env.NO_RUN_GRACE_SECONDS, runTimeoutMinutes: env.RUN_TIMEOUT_MINUTES },
+    pipeline: { noRunGraceSeconds: env.NO_RUN_GRACE_SECONDS, runTimeoutMinutes: env.RUN_TIMEOUT_MINUTES, reconcileTurnSeconds: env.RECONCILE_TURN_SECONDS },
     ...(env.ACCOUNT_POOL_FILE !== undefined ? { accountPoolFile: env.ACCOUNT_POOL_FILE } : {}),
     revalidation: {
       intervalHours: env.REVALIDATE_INTERVAL_HOURS,

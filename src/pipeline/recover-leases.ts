@@ -6,8 +6,6 @@ import { latestRun } from './finalize.js';
 
 /** Submissions resumed per sweep (a larger number is covered by the next sweeps, oldest expiry first). */
 const PER_SWEEP = 500;
-/** How long the reconciler's turn for a GitHub submission lasts before the sweep asks again. */
-const RECONCILE_LEASE_SECONDS = 5 * 60;
 
 export interface LeaseRecovery {
   /** Expired leases taken over by the sweep. */
@@ -25,7 +23,8 @@ export interface LeaseRecovery {
  * - `published`/`running` whose latest run completed: its finalize job is put back;
  * - `published`/`running` on the local backend: its prepare job is put back, which runs it again as a new attempt
  *   (see resumePublished);
- * - `published`/`running` on GitHub: a reconcile job fetches its runs from the API; the reconciler's turn lasts 5 minutes.
+ * - `published`/`running` on GitHub: a reconcile job fetches its runs from the API; the reconciler's turn lasts
+ *   RECONCILE_TURN_SECONDS (5 minutes by default), after which the sweep asks again if the run has still not ended.
  * A job that is still in the queue (waiting, delayed, or active and about to be found stalled) is left as it is. The
  * claim moves the lease's expiry on by one lease, so a submission is looked at again if the resumption does not happen.
  */
@@ -40,7 +39,7 @@ export async function resumeExpiredLeases(deps: PipelineDeps, logger: Logger): P
     const viaReconciler = !beforePublished && !runCompleted && deps.backend.name !== 'local';
     // A lease a worker held and did not renew: that worker died (one more resume); one nobody held was handed over.
     const diedWith = row.leaseOwner;
-    const claim = await deps.repos.leases.claimExpired(row.id, diedWith, viaReconciler ? RECONCILE_LEASE_SECONDS : leaseSeconds, diedWith !== null);
+    const claim = await deps.repos.leases.claimExpired(row.id, diedWith, viaReconciler ? deps.config.pipeline.reconcileTurnSeconds : leaseSeconds, diedWith !== null);
     if (claim === null) continue;
     recovery.claimed += 1;
     if (diedWith !== null) recovery.resumed += 1;

@@ -40,12 +40,16 @@ export function readOutage(data: unknown): OutageState | undefined {
 
 const delays = (policy: OutagePolicy): { base: number; max: number } => ({ base: policy.baseDelayMs ?? 1000, max: policy.maxDelayMs ?? 15_000 });
 
+/** A try this long after the previous outage try belongs to a new outage (the job made progress in between). */
+const newOutageAfterMs = (policy: OutagePolicy): number => Math.max(4 * delays(policy).max, 60_000);
+
 /**
- * The bookkeeping after one more failed try at `now`. A job that made progress in between (its last outage
- * try is more than four maximal waits ago) starts a new outage: the deadline counts from the latest one.
+ * The bookkeeping after one more failed try at `now`. A job that made progress in between (its last outage try is
+ * more than four maximal waits, and at least a minute, ago) starts a new outage: the deadline counts from the latest
+ * one. The minute keeps a slow machine, whose delayed jobs come back late, from splitting one outage in many.
  */
 export function nextOutage(previous: OutageState | undefined, now: number, policy: OutagePolicy): OutageState {
-  if (previous === undefined || now - previous.last > 4 * delays(policy).max) return { since: now, last: now, tries: 1, gaveUp: false };
+  if (previous === undefined || now - previous.last > newOutageAfterMs(policy)) return { since: now, last: now, tries: 1, gaveUp: false };
   return { ...previous, last: now, tries: previous.tries + 1 };
 }
 

@@ -70,7 +70,7 @@ describe('a worker SIGKILLed in each pipeline step, then restarted', () => {
     const doomed = campaign.startWorker({ FAULT_PAUSE_AT: step });
     const ids: string[] = [];
     for (const kind of kinds) ids.push(await campaign.submit(kind));
-    const paused = await doomed.waitForLog((record) => record.msg === 'fault pause' && ids.includes(String(record.submissionId)), { count: pauses, timeoutMs: 60_000 });
+    const paused = await doomed.waitForLog((record) => record.msg === 'fault pause' && ids.includes(String(record.submissionId)), { count: pauses, timeoutMs: 180_000 });
     expect(paused.every((record) => record.faultPause === step)).toBe(true);
     const before = await campaign.rows(ids);
     await doomed.kill('SIGKILL');
@@ -91,7 +91,7 @@ describe('a worker SIGKILLed in each pipeline step, then restarted', () => {
     expect(before.map((row) => row.state).every((state) => state !== 'completed')).toBe(true);
     await restarted.kill('SIGTERM');
     console.info(`killed at ${step}: ${ids.length} submission(s) completed exactly once in ${((Date.now() - started) / 1000).toFixed(1)} s (states when killed: ${before.map((row) => row.state).join(', ')})`);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('a run outside a sandbox whose worker died (its step processes outlive it)', () => {
@@ -115,7 +115,7 @@ describe('a run outside a sandbox whose worker died (its step processes outlive 
     expect(runs.map((run) => [run.runAttempt, run.outcome])).toEqual([[1, 'infra_error'], [2, 'passed']]);
     expect(restarted.logs.some((record) => record.msg === 'abandoned run: leftover step processes killed, work folders removed' && Number(record.killed) >= 1)).toBe(true);
     await restarted.kill('SIGTERM');
-  }, 120_000);
+  }, 300_000);
 
   it('cancel of a submission whose worker is dead ends it at once and kills its processes', async () => {
     const doomed = campaign.startWorker();
@@ -133,7 +133,7 @@ describe('a run outside a sandbox whose worker died (its step processes outlive 
     expect(workFolders(campaign)).toEqual([]);
     const runs = await campaign.deps.repos.ci.runsOf(id);
     expect(runs.map((run) => [run.status, run.conclusion, run.outcome])).toEqual([['completed', 'cancelled', 'cancelled']]);
-  }, 90_000);
+  }, 300_000);
 });
 
 describe('graceful shutdown (SIGTERM)', () => {
@@ -154,7 +154,7 @@ describe('graceful shutdown (SIGTERM)', () => {
     const next = campaign.startWorker();
     await expectExactlyOnce(campaign, [id]);
     await next.kill('SIGTERM');
-  }, 90_000);
+  }, 300_000);
 
   it('hands a run that outlasts the grace period back (lease released, job back in the queue), exits 0, and another worker re-runs it', async () => {
     const worker = campaign.startWorker();
@@ -174,5 +174,5 @@ describe('graceful shutdown (SIGTERM)', () => {
     // A hand-back is not a death: no resume counted.
     expect((await campaign.deps.repos.submissions.getSummary(id))?.resumeCount).toBe(0);
     await next.kill('SIGTERM');
-  }, 90_000);
+  }, 300_000);
 });

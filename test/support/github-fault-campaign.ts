@@ -1,28 +1,24 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { pino } from 'pino';
 import { importInstances } from '../../src/catalog/import-instances.js';
-import { loadConfig, type Config } from '../../src/config.js';
-import { migrate, type SubmissionSummary } from '../../src/db/index.js';
-import { createDeps, type Deps } from '../../src/deps.js';
+import { loadConfig } from '../../src/config.js';
+import { migrate } from '../../src/db/index.js';
+import { createDeps } from '../../src/deps.js';
 import { buildApp } from '../../src/http/app.js';
 import { migrationsDir } from '../../src/paths.js';
 import { QUEUE_NAMES } from '../../src/queue/index.js';
-import { TERMINAL, type Kind } from './fault-campaign.js';
+import { CampaignBase } from './campaign-base.js';
 import { createFixtureRepo, makePatch } from './git-fixtures.js';
 import { createExecutorRunner, startGithubSim, type GithubSim } from './github-sim/index.js';
 import type { SimCheckRun, SimRun } from './github-sim/types.js';
-import { startPrivateRedis, type PrivateRedis } from './private-redis.js';
-import { adminUrl } from './test-database.js';
-import { waitFor } from './wait-for.js';
+import { startPrivateRedis } from './private-redis.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
 const run = promisify(execFile);
@@ -65,22 +61,14 @@ const SLOWER_WORKFLOW = SLOW_WORKFLOW.replace('sleep 6', 'sleep 20');
  * shared Postgres and a private Redis, as in FaultCampaign. Instances `gh-quick`, `gh-slow` (6 s) and `gh-slower`
  * (20 s) (baselines fail, candidates carrying the fix pass) live in the simulator as `<GH_UPSTREAM_OWNER>/status`.
  */
-export class GithubFaultCampaign {
+export class GithubFaultCampaign extends CampaignBase {
   sim!: GithubSim;
-  redis!: PrivateRedis;
-  deps!: Deps;
-  config!: Config;
   app!: FastifyInstance;
-  dataDir = '';
-  database = '';
-  fix = '';
-  readonly workers: WorkerProcess[] = [];
-  readonly expected = new Map<string, 'failed' | 'passed'>();
+  protected readonly defaultInstance = 'gh-quick';
+  protected readonly finishTimeoutMs = 180_000;
 
-  constructor(private readonly settings: Record<string, string> = {}) {}
-
-  get databaseUrl(): string {
-    return `postgresql://postgres@127.0.0.1:5432/${this.database}`;
+  constructor(private readonly settings: Record<string, string> = {}) {
+    super();
   }
 
   env(extra: Record<string, string> = {}): Record<string, string> {
@@ -104,6 +92,9 @@ export class GithubFaultCampaign {
       // The reconciler's first look at a published submission; short so a run whose webhooks a dead worker never
       // processed is fetched soon.
       NO_RUN_GRACE_SECONDS: '5',
+      // A run still in progress when the reconciler fetched it is fetched again 5 s later (5 minutes by default), so a run
+      // whose webhooks a dead worker never processed is finished within the test's time whatever the machine's load.
+      RECONCILE_TURN_SECONDS: '5',
       WORKER_CONCURRENCY: '2',
       EXECUTOR_NETWORK: 'none',
       ...this.settings,
@@ -113,11 +104,7 @@ export class GithubFaultCampaign {
 
   async start(): Promise<void> {
     this.dataDir = await mkdtemp(join(tmpdir(), 'ci-replay-ghfaults-'));
-    this.database = `ci_replay_ghfault_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${this.database}`);
-    await admin.end();
+    await this.createDatabase('ghfault');
     this.redis = await startPrivateRedis();
     const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
     this.sim = await startGithubSim({ runner: createExecutorRunner({ logger }), forkDelayMs: 100 });
@@ -158,26 +145,6 @@ export class GithubFaultCampaign {
     return worker;
   }
 
-  async submit(kind: Kind, instanceId = 'gh-quick'): Promise<string> {
-    const { submission } = await this.deps.submissions.create({ instanceId, kind, ...(kind === 'candidate' ? { patch: this.fix } : {}) });
-    this.expected.set(submission.id, kind === 'baseline' ? 'failed' : 'passed');
-    return submission.id;
-  }
-
-  async rows(ids: string[] = [...this.expected.keys()]): Promise<SubmissionSummary[]> {
-    return Promise.all(ids.map(async (id) => (await this.deps.repos.submissions.getSummary(id))!));
-  }
-
-  async finished(ids: string[] = [...this.expected.keys()], timeoutMs = 120_000): Promise<SubmissionSummary[]> {
-    return waitFor(
-      async () => {
-        const rows = await this.rows(ids);
-        return rows.every((row) => TERMINAL.includes(row.state) && row.verdict !== null) ? rows : undefined;
-      },
-      { timeoutMs, intervalMs: 250, describe: async () => (await this.rows(ids)).map((row) => `${row.kind}:${row.state}:${row.leaseOwner ?? '-'}`) },
-    );
-  }
-
   /** The simulator's `ci-replay/…` branches holding a submission's id, with the commit each points at. */
   async branches(id: string): Promise<{ ref: string; sha: string }[]> {
     const repo = this.sim.state.repos.get(GH_BENCH_REPO.toLowerCase());
@@ -202,12 +169,6 @@ export class GithubFaultCampaign {
     return [...this.sim.state.runs.values()].filter((simRun) => simRun.headSha === headSha);
   }
 
-  async failedJobs(): Promise<Record<string, number>> {
-    const failed: Record<string, number> = {};
-    for (const name of QUEUE_NAMES) failed[name] = (await this.deps.queues.counts(name)).failed ?? 0;
-    return failed;
-  }
-
   /** Why BullMQ failed each failed job, per queue (read from Redis: `<prefix>:<queue>:failed` and the job hashes). */
   async failedReasons(): Promise<string[]> {
     const redis = new Redis(this.redis.url);
@@ -223,22 +184,12 @@ export class GithubFaultCampaign {
   }
 
   async destroy(): Promise<void> {
-    try {
-      await Promise.all(this.workers.map((worker) => worker.kill('SIGKILL')));
+    await this.teardown(async () => {
       await this.app?.close();
       // Let runs still executing in the simulator end before it removes their folders.
       if (this.sim !== undefined) await Promise.race([this.sim.idle(), new Promise((resolve) => setTimeout(resolve, 20_000))]);
       await this.sim?.close().catch(() => undefined);
       await this.deps?.close();
-    } finally {
-      await this.redis?.destroy();
-      if (this.database !== '') {
-        const admin = new pg.Client({ connectionString: adminUrl() });
-        await admin.connect();
-        await admin.query(`DROP DATABASE IF EXISTS ${this.database} WITH (FORCE)`);
-        await admin.end();
-      }
-      if (this.dataDir !== '') await rm(this.dataDir, { recursive: true, force: true });
-    }
+    });
   }
 }
