@@ -161,10 +161,13 @@ export async function settleRevalidations(deps: RevalidationDeps): Promise<numbe
       ...(stopped ? { stoppedEarly: true } : {}),
       replays: outcomes.map((outcome) => ({ submissionId: outcome.submissionId, kind: outcome.kind, state: outcome.state, verdict: outcome.verdict, outcome: outcome.outcome ?? null, reason: outcome.reason ?? null })),
     };
-    if (!(await deps.repos.revalidations.complete(revalidation.id, judgement.result, details))) continue;
+    // The instance's verdict and lifecycle are written before the re-validation is marked completed: whoever sees it
+    // completed sees them too, and a worker that dies in between leaves it running, so the next tick settles it again
+    // (both writes are idempotent: the same verdict, a lifecycle move conditional on the state it leaves).
     // An inconclusive re-validation changes no verdict but counts as a check (the schedule moves on to others).
     await deps.repos.instanceHealth.setVerdict(revalidation.instanceId, judgement.result === 'inconclusive' ? instance.health : judgement.result);
     await applyLifecycle(deps, revalidation.instanceId, judgement.result, revalidation.id);
+    if (!(await deps.repos.revalidations.complete(revalidation.id, judgement.result, details))) continue;
     deps.logger.info({ instanceId: revalidation.instanceId, result: judgement.result, counts: judgement.counts, backend }, 'revalidation completed');
     settled += 1;
   }
@@ -177,9 +180,10 @@ async function settleByCheck(deps: RevalidationDeps, id: string, instanceId: str
   if (found === null) return false;
   const counts = { baselineFailed: 0, baselinePassed: 0, referencePassed: 0, referenceFailed: 0, infra: 0, invalid: 0 };
   const details = { ...(previous as object), counts, evidence: found.evidence, flakiness: [], flakyShare: null, stoppedEarly: true, instanceCheck: true, replays: [] };
-  if (!(await deps.repos.revalidations.complete(id, found.result, details))) return true;
+  // Verdict and lifecycle first, as in settleRevalidations.
   await deps.repos.instanceHealth.setVerdict(instanceId, found.result);
   await applyLifecycle(deps, instanceId, found.result, id);
+  if (!(await deps.repos.revalidations.complete(id, found.result, details))) return true;
   deps.logger.info({ instanceId, result: found.result }, 'revalidation settled by the instance check: no replay needed');
   return true;
 }
@@ -188,8 +192,11 @@ async function applyLifecycle(deps: RevalidationDeps, instanceId: string, result
   const state = await deps.repos.instanceHealth.get(instanceId);
   if (state === null) return;
   const current = state.lifecycle as InstanceLifecycle;
-  const last = current === 'quarantined' ? await deps.repos.instanceHealth.lastTransition(instanceId) : null;
-  const move = lifecycleMove(current, result, { manualQuarantine: last !== null && last.actor !== 'revalidation' });
+  const last = await deps.repos.instanceHealth.lastTransition(instanceId);
+  // This re-validation moved it already (its settling worker died before marking it completed): nothing more.
+  if (last !== null && last.revalidationId === revalidationId) return;
+  const manualQuarantine = current === 'quarantined' && last !== null && last.actor !== 'revalidation';
+  const move = lifecycleMove(current, result, { manualQuarantine });
   if (move === null) return;
   const moved = await deps.repos.instanceHealth.move({ instanceId, from: current, to: move.to, reason: move.reason, actor: 'revalidation', revalidationId });
   if (moved) deps.logger.info({ instanceId, from: current, to: move.to, reason: move.reason }, 'instance lifecycle moved');

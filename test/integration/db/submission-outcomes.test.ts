@@ -63,4 +63,26 @@ describe('re-validation on outcomes', () => {
     expect(latest).toMatchObject({ id: revalidation.id, status: 'completed', result: 'unreplayable', details: { backend: 'local', counts: { infra: 2, baselineFailed: 0, referencePassed: 0 } } });
     expect((await env.deps.repos.instances.get(instance.id))?.health).toBe('unreplayable');
   });
+
+  it.each([
+    ['after the lifecycle move, before marking it completed', 'complete', 'outcomes-2'],
+    ['while moving the lifecycle', 'move', 'outcomes-3'],
+  ] as const)('a settle that dies %s is redone by the next tick: one lifecycle move, never none or two', async (_when, dies, instanceId) => {
+    await env.deps.repos.instances.upsert({ ...instance, id: instanceId });
+    const ids = await env.deps.repos.submissions.createMany(
+      (['baseline', 'reference'] as const).map((kind) => ({ instanceId, runId: null, kind, patch: '', patchSha256: 'x', idempotencyKey: null, requestHash: null })),
+    );
+    for (const id of ids) await env.deps.repos.submissions.transition(id, ['queued'], 'infra_error', { verdict: 'invalid', outcome: 'infra_error', reason: 'network_unreachable' });
+    const revalidation = await env.deps.repos.revalidations.create(instanceId, ids, { repeats: 1 });
+    const died = (): Promise<never> => Promise.reject(new Error('worker died'));
+    const { repos } = env.deps;
+    const dying = dies === 'complete' ? { ...repos, revalidations: { ...repos.revalidations, complete: died } } : { ...repos, instanceHealth: { ...repos.instanceHealth, move: died } };
+    await expect(settleRevalidations({ repos: dying, submissions: env.deps.submissions, logger: env.logger, config: { ciBackend: 'local' } })).rejects.toThrow('worker died');
+    expect((await repos.revalidations.listForInstance(instanceId, 1))[0]).toMatchObject({ status: 'running' });
+    // The next tick settles it: completed, and the lifecycle moved exactly once (active → suspect, not on to quarantined).
+    expect(await settleRevalidations({ repos, submissions: env.deps.submissions, logger: env.logger, config: { ciBackend: 'local' } })).toBe(1);
+    expect((await repos.revalidations.listForInstance(instanceId, 1))[0]).toMatchObject({ id: revalidation.id, status: 'completed', result: 'unreplayable' });
+    expect((await repos.instanceHealth.get(instanceId))?.lifecycle).toBe('suspect');
+    expect((await repos.instanceHealth.history(instanceId, 10)).map((row) => [row.toStatus, row.revalidationId])).toEqual([['suspect', revalidation.id]]);
+  });
 });
