@@ -72,6 +72,14 @@ describe('a worker SIGKILLed in each pipeline step, then restarted', () => {
     for (const kind of kinds) ids.push(await campaign.submit(kind));
     const paused = await doomed.waitForLog((record) => record.msg === 'fault pause' && ids.includes(String(record.submissionId)), { count: pauses, timeoutMs: 180_000 });
     expect(paused.every((record) => record.faultPause === step)).toBe(true);
+    if (step === 'archiving') {
+      // The log is archived by its own job while the prepare job records the end of the run: killed once the run is
+      // recorded completed, the next worker must only finish the archive (killed before, it re-runs: the `running` case).
+      await waitFor(async () => {
+        const runs = await Promise.all(ids.map((id) => campaign.deps.repos.ci.runsOf(id)));
+        return runs.every((list) => list.length > 0 && list.every((run) => run.status === 'completed')) ? true : undefined;
+      }, { timeoutMs: 60_000 });
+    }
     const before = await campaign.rows(ids);
     await doomed.kill('SIGKILL');
     const restarted = campaign.startWorker();
