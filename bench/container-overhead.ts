@@ -1,7 +1,8 @@
 /**
  * Jobs in containers against the host executor (docs/local-containers.md), same workflows, alternating rounds:
  *  - per job: a job of 1 tiny step, container vs host (the difference is the container's start, setup and removal);
- *  - per step: a job of N tiny `run:` steps minus the 1-step job, divided by N-1 (docker exec vs nsenter);
+ *  - per step: a job of N tiny `run:` steps minus the 1-step job, divided by N-1 (the container's step runner, or
+ *    `docker exec` where it cannot run, vs nsenter);
  *  - the example's full workflow (examples/python-demo: lint, format, test 3.11/3.12) wall time, container vs host,
  *    with the conclusions of each job (they must be the same).
  * Needs a docker daemon and `ci-replay images build`. Run: `npx tsx bench/container-overhead.ts [steps] [rounds]`.

@@ -28,6 +28,34 @@ export interface SpawnResult {
   spawnError: string | null;
 }
 
+/**
+ * Splits a process's stdout and stderr into lines (each stream buffered on its own, `\r\n` ends a line too), passing
+ * a run of output without newlines past MAX_LINE_CHARS on as a line; `flush` passes on what is left at the end.
+ */
+export function lineFeeder(onLine: (line: string) => void, onBytes?: (bytes: number) => void): { feed(which: 'out' | 'err', chunk: Buffer): void; flush(): void } {
+  const buffers = { out: '', err: '' };
+  return {
+    feed(which, chunk) {
+      onBytes?.(chunk.length);
+      const text = buffers[which] + chunk.toString('utf8');
+      const parts = text.split('\n');
+      buffers[which] = parts.pop() ?? '';
+      for (const part of parts) onLine(part.endsWith('\r') ? part.slice(0, -1) : part);
+      // output without newlines (`cat /dev/zero`) must not grow without bound in the worker
+      if (buffers[which].length > MAX_LINE_CHARS) {
+        onLine(buffers[which]);
+        buffers[which] = '';
+      }
+    },
+    flush() {
+      for (const which of ['out', 'err'] as const) {
+        if (buffers[which] !== '') onLine(buffers[which]);
+        buffers[which] = '';
+      }
+    },
+  };
+}
+
 /** Kills a whole process group, ignoring groups that are already gone. */
 export function killGroup(pid: number, signal: NodeJS.Signals): void {
   try {
@@ -54,21 +82,9 @@ export function spawnProcess(options: SpawnOptions): Promise<SpawnResult> {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
-    const buffers = { out: '', err: '' };
-    const feed = (which: 'out' | 'err', chunk: Buffer): void => {
-      options.onBytes?.(chunk.length);
-      const text = buffers[which] + chunk.toString('utf8');
-      const parts = text.split('\n');
-      buffers[which] = parts.pop() ?? '';
-      for (const part of parts) options.onLine(part.endsWith('\r') ? part.slice(0, -1) : part);
-      // output without newlines (`cat /dev/zero`) must not grow without bound in the worker
-      if (buffers[which].length > MAX_LINE_CHARS) {
-        options.onLine(buffers[which]);
-        buffers[which] = '';
-      }
-    };
-    child.stdout.on('data', (c: Buffer) => feed('out', c));
-    child.stderr.on('data', (c: Buffer) => feed('err', c));
+    const feeder = lineFeeder(options.onLine, options.onBytes);
+    child.stdout.on('data', (c: Buffer) => feeder.feed('out', c));
+    child.stderr.on('data', (c: Buffer) => feeder.feed('err', c));
     const timers: NodeJS.Timeout[] = [];
     const terminate = (): void => {
       if (child.pid === undefined) return;
@@ -97,10 +113,7 @@ export function spawnProcess(options: SpawnOptions): Promise<SpawnResult> {
       settled = true;
       options.signal.removeEventListener('abort', onAbort);
       for (const t of timers) clearTimeout(t);
-      for (const which of ['out', 'err'] as const) {
-        if (buffers[which] !== '') options.onLine(buffers[which]);
-        buffers[which] = '';
-      }
+      feeder.flush();
       resolve(result);
     };
     child.on('error', (error) => finish({ exitCode: null, timedOut, cancelled, spawnError: error.message }));
@@ -127,6 +140,6 @@ export function spawnProcess(options: SpawnOptions): Promise<SpawnResult> {
   });
 }
 
-function signalNumber(signal: NodeJS.Signals): number {
+export function signalNumber(signal: NodeJS.Signals): number {
   return constants.signals[signal] ?? 1;
 }

@@ -35,13 +35,14 @@ export async function localExecutorCapabilities(settings: SandboxSettings, actio
   if (container !== undefined && runtime !== null) {
     return {
       ...LOCAL_EXECUTOR_CAPABILITIES, services: true, jobContainers: true,
-      actions: { ...LOCAL_EXECUTOR_CAPABILITIES.actions, marketplace: actions !== undefined, docker: actions !== undefined },
+      actions: { ...LOCAL_EXECUTOR_CAPABILITIES.actions, marketplace: actions !== undefined, docker: actions !== undefined, local: true },
       root: container.user === 'root',
     };
   }
   const sandbox = await describeSandbox(settings);
   // with action settings, marketplace JavaScript and composite actions are fetched, pinned and cached
-  // (src/executor/actions/, docs/local-actions.md); a Docker action among them fails at "Set up job" without a runtime
+  // (src/executor/actions/, docs/local-actions.md); a Docker action among them fails at "Set up job" without a runtime.
+  // `./path` actions are read from the workspace at their step (a Docker one fails there without a runtime)
   const marketplace = actions !== undefined;
-  return { ...LOCAL_EXECUTOR_CAPABILITIES, actions: { ...LOCAL_EXECUTOR_CAPABILITIES.actions, marketplace }, root: sandbox.mode !== 'namespaces' };
+  return { ...LOCAL_EXECUTOR_CAPABILITIES, actions: { ...LOCAL_EXECUTOR_CAPABILITIES.actions, marketplace, local: true }, root: sandbox.mode !== 'namespaces' };
 }

@@ -20,7 +20,7 @@ export interface DockerRun {
 
 /** The tag a Docker action's Dockerfile is built as: one per action commit and folder. */
 export function dockerActionTag(action: PreparedAction): string {
-  const where = createHash('sha256').update(`${action.ref.owner}/${action.ref.repo}/${action.ref.path}`).digest('hex').slice(0, 12);
+  const where = createHash('sha256').update(action.ref.kind === 'local' ? `local:${action.dir}` : `${action.ref.owner}/${action.ref.repo}/${action.ref.path}`).digest('hex').slice(0, 12);
   return `ci-replay-action/${where}:${action.sha.slice(0, 12)}`;
 }
 

@@ -10,16 +10,17 @@ import { readJobFile } from '../sandbox/index.js';
 import { inputEnv } from './inputs.js';
 import { runJobProcess } from './job-process.js';
 import type { PreparedAction } from './types.js';
+import { actionRefName, actionRepository, defaultActionId } from './types.js';
 
 export type ActionStage = 'pre' | 'main' | 'post';
 
 /** The variables GitHub gives every action process (GITHUB_ACTION_PATH, GITHUB_ACTION, …). */
 export function actionVariables(rt: StepRuntime, action: PreparedAction, stepId: string | undefined): Record<string, string> {
   return {
-    GITHUB_ACTION: stepId ?? `__${action.ref.owner}_${action.ref.repo}`,
+    GITHUB_ACTION: stepId ?? defaultActionId(action),
     GITHUB_ACTION_PATH: action.dir,
-    GITHUB_ACTION_REPOSITORY: `${action.ref.owner}/${action.ref.repo}`,
-    GITHUB_ACTION_REF: action.ref.ref,
+    GITHUB_ACTION_REPOSITORY: actionRepository(action),
+    GITHUB_ACTION_REF: actionRefName(action),
   };
 }
 

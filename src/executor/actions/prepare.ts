@@ -1,5 +1,5 @@
 import { cpSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { isAppError } from '../../errors.js';
 import { actionName, BUILTIN_ACTION_NAMES } from '../builtin-actions/index.js';
 import { usesContainers } from '../job-runner/container-setup.js';
@@ -7,7 +7,7 @@ import type { JobInput, JobState } from '../job-runner/job-state.js';
 import { getAction } from './action-cache.js';
 import { parseActionRef } from './action-ref.js';
 import { readManifest } from './manifest.js';
-import type { ActionManifest, PreparedAction } from './types.js';
+import type { ActionManifest, LocalActionRef, PreparedAction } from './types.js';
 
 /** Composite actions calling composite actions: GitHub stops at 10 levels too. */
 export const MAX_ACTION_DEPTH = 10;
@@ -57,6 +57,39 @@ class SetupFailure extends Error {
  * or null. Without action settings, other actions are left to fail at their step (as before marketplace support).
  */
 export async function prepareJobActions(input: JobInput, state: JobState, runtime: ActionRuntime = actionRuntimeOf(input)): Promise<string | null> {
+  const visit = actionVisitor(input, state, runtime, false);
+  try {
+    for (const step of input.job.steps) if (step.uses !== undefined) await visit(step.uses, 1);
+  } catch (error) {
+    if (!(error instanceof SetupFailure)) throw error;
+    state.infraError ??= { reason: error.reason, message: error.message, stepNumber: 1 };
+    return error.message;
+  }
+  return null;
+}
+
+/**
+ * A `uses: ./path` step's action, read from the workspace when the step runs (after checkout, as GitHub does; a
+ * local action has no `pre` stage), with the actions a local composite action calls prepared like those of "Set up
+ * job". Returns the message that fails the step (with the job's infraError when the platform is at fault).
+ */
+export async function prepareLocalAction(input: JobInput, state: JobState, uses: string, stepNumber: number): Promise<{ action: PreparedAction } | { error: string }> {
+  try {
+    await actionVisitor(input, state, actionRuntimeOf(input), true)(uses, 1);
+  } catch (error) {
+    if (!(error instanceof SetupFailure)) throw error;
+    if (error.reason !== 'job_setup_failed') state.infraError ??= { reason: error.reason, message: error.message, stepNumber };
+    return { error: error.message };
+  }
+  const action = state.actions.get(uses);
+  return action === undefined ? { error: `Can't find the local action '${uses}'` } : { action };
+}
+
+/**
+ * Resolves a `uses:` and the actions it calls into `state.actions` (recursively for composite actions); throws a
+ * SetupFailure. `local`: `./path` actions are read from the workspace (at their step); else they are left for then.
+ */
+function actionVisitor(input: JobInput, state: JobState, runtime: ActionRuntime, local: boolean): (uses: string, depth: number) => Promise<void> {
   const settings = input.actions;
   const { log } = state;
   const seen = new Set<string>();
@@ -76,7 +109,10 @@ export async function prepareJobActions(input: JobInput, state: JobState, runtim
       if (isAppError(error)) throw new SetupFailure('job_setup_failed', error.message);
       throw error;
     }
-    if (ref.kind === 'local') return;
+    if (ref.kind === 'local') {
+      if (local) await visitLocal({ ...ref, uses }, depth);
+      return;
+    }
     if (ref.kind === 'docker') {
       if (!runtime.docker) throw dockerUnsupported(uses, runtime);
       return;
@@ -117,21 +153,34 @@ export async function prepareJobActions(input: JobInput, state: JobState, runtim
       if (isAppError(error)) throw new SetupFailure('job_setup_failed', error.message);
       throw error;
     }
-    if (manifest.runs.using === 'docker' && !runtime.docker) throw dockerUnsupported(uses, runtime);
-    const prepared: PreparedAction = { ref, sha: cached.sha, dir, manifest };
-    state.actions.set(uses, prepared);
-    if (manifest.runs.using === 'composite') {
-      for (const step of manifest.runs.steps) if (step.uses !== undefined) await visit(step.uses, depth + 1);
+    await prepared(uses, { ref, sha: cached.sha, dir, manifest }, depth);
+  };
+  const prepared = async (uses: string, action: PreparedAction, depth: number): Promise<void> => {
+    if (action.manifest.runs.using === 'docker' && !runtime.docker) throw dockerUnsupported(uses, runtime);
+    state.actions.set(uses, action);
+    if (action.manifest.runs.using === 'composite') {
+      for (const step of action.manifest.runs.steps) if (step.uses !== undefined) await visit(step.uses, depth + 1);
     }
   };
-  try {
-    for (const step of input.job.steps) if (step.uses !== undefined) await visit(step.uses, 1);
-  } catch (error) {
-    if (!(error instanceof SetupFailure)) throw error;
-    state.infraError ??= { reason: error.reason, message: error.message, stepNumber: 1 };
-    return error.message;
-  }
-  return null;
+  const visitLocal = async (ref: LocalActionRef, depth: number): Promise<void> => {
+    if (depth > MAX_ACTION_DEPTH) throw new SetupFailure('job_setup_failed', `Composite actions are nested more than ${MAX_ACTION_DEPTH} levels deep at '${ref.uses}'`);
+    const dir = resolve(state.workspace, ref.path);
+    if (dir !== state.workspace && !dir.startsWith(`${state.workspace}${sep}`)) {
+      throw new SetupFailure('job_setup_failed', `The local action '${ref.uses}' is outside the workspace (${state.workspace})`);
+    }
+    if (!['action.yml', 'action.yaml'].some((name) => existsSync(join(dir, name)))) {
+      throw new SetupFailure('job_setup_failed', `Can't find 'action.yml', 'action.yaml' or 'Dockerfile' under '${dir}'. Did you forget to run actions/checkout before running your local action?`);
+    }
+    let manifest: ActionManifest;
+    try {
+      manifest = readManifest(dir, ref.uses);
+    } catch (error) {
+      if (isAppError(error)) throw new SetupFailure('job_setup_failed', error.message);
+      throw error;
+    }
+    await prepared(ref.uses, { ref, sha: input.sha, dir, manifest }, depth);
+  };
+  return visit;
 }
 
 function dockerUnsupported(uses: string, runtime: ActionRuntime): SetupFailure {

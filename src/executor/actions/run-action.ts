@@ -10,8 +10,9 @@ import { runComposite } from './composite-action.js';
 import { runDockerStep } from './docker-action.js';
 import { logActionHeader, resolveInputs } from './inputs.js';
 import { runNodeStage } from './node-action.js';
-import { isBuiltinAction } from './prepare.js';
+import { isBuiltinAction, prepareLocalAction } from './prepare.js';
 import type { PreparedAction } from './types.js';
+import { actionRefName, actionRepository, defaultActionId } from './types.js';
 
 /** Where a `uses:` runs: the caller's expression contexts, the step's id, and how deep in composite actions. */
 export interface UsesContext {
@@ -21,6 +22,8 @@ export interface UsesContext {
   /** Identifies the step across its stages (pre, main, post share the action's saved state). */
   key?: object;
 }
+
+const isLocalUses = (uses: string): boolean => uses.trim().startsWith('./') || uses.trim().startsWith('../');
 
 const savedStates = new WeakMap<object, Record<string, string>>();
 
@@ -72,7 +75,17 @@ export async function runPreStage(rt: StepRuntime, uses: string, given: Record<s
  * for the end of the job ("Post <step name>", in reverse order of registration).
  */
 export async function runUses(rt: StepRuntime, uses: string, given: Record<string, string>, ctx: UsesContext): Promise<StepExecution> {
-  const action = isBuiltinAction(uses) ? undefined : rt.state.actions.get(uses);
+  let action = isBuiltinAction(uses) ? undefined : rt.state.actions.get(uses);
+  if (isLocalUses(uses)) {
+    // read from the workspace now (after checkout), as GitHub does: a step before may have changed it
+    const local = await prepareLocalAction(rt.input, rt.state, uses.trim(), rt.number);
+    if ('error' in local) {
+      logActionHeader(rt, uses, given);
+      rt.state.log.line(`##[error]${local.error}`);
+      return { outcome: 'failure', timedOut: false };
+    }
+    action = local.action;
+  }
   if (action === undefined && uses.startsWith('docker://') && rt.state.environment.kind === 'container') {
     logActionHeader(rt, uses, given);
     const args = given.args === undefined || given.args.trim() === '' ? [] : given.args.trim().split(/\s+/);
@@ -124,9 +137,9 @@ export function actionGithubContext(ev: EvalEnv, action: PreparedAction, stepId:
   const base = github !== null && typeof github === 'object' && !Array.isArray(github) ? github : {};
   return {
     ...base,
-    action: stepId ?? `__${action.ref.owner}_${action.ref.repo}`,
+    action: stepId ?? defaultActionId(action),
     action_path: action.dir,
-    action_ref: action.ref.ref,
-    action_repository: `${action.ref.owner}/${action.ref.repo}`,
+    action_ref: actionRefName(action),
+    action_repository: actionRepository(action),
   };
 }

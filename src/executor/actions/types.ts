@@ -21,7 +21,14 @@ export interface RemoteActionRef {
   ref: string;
 }
 
-export type ActionRef = RemoteActionRef | { kind: 'docker'; uses: string; image: string } | { kind: 'local'; uses: string; path: string };
+/** `./path` of a `uses:` step: an action in the checked-out repository, read from the workspace when its step runs. */
+export interface LocalActionRef {
+  kind: 'local';
+  uses: string;
+  path: string;
+}
+
+export type ActionRef = RemoteActionRef | { kind: 'docker'; uses: string; image: string } | LocalActionRef;
 
 export interface ActionInputDef {
   description?: string;
@@ -59,9 +66,19 @@ export interface ActionManifest {
 
 /** A `uses:` resolved at "Set up job": where its files are (inside the job directory) and what it runs. */
 export interface PreparedAction {
-  ref: RemoteActionRef;
+  ref: RemoteActionRef | LocalActionRef;
+  /** The pinned commit (a local action: the run's commit). */
   sha: string;
   /** The action's folder inside the job (GITHUB_ACTION_PATH). */
   dir: string;
   manifest: ActionManifest;
 }
+
+/** `github.action_repository` of an action: '' for a local one, as on GitHub. */
+export const actionRepository = (action: PreparedAction): string => (action.ref.kind === 'local' ? '' : `${action.ref.owner}/${action.ref.repo}`);
+
+/** `github.action_ref`: '' for a local action. */
+export const actionRefName = (action: PreparedAction): string => (action.ref.kind === 'local' ? '' : action.ref.ref);
+
+/** `github.action` of a step without an id: `__owner_repo`, `__self` for a local action. */
+export const defaultActionId = (action: PreparedAction): string => (action.ref.kind === 'local' ? '__self' : `__${action.ref.owner}_${action.ref.repo}`);

@@ -1,4 +1,4 @@
-import { imageExists, imageTag, pullImage, REDIS_RECIPE } from './images.js';
+import { imageExists, imageTag, POSTGRES_RECIPE, pullImage, REDIS_RECIPE } from './images.js';
 import type { ContainerRuntime } from './runtime.js';
 
 /**
@@ -7,6 +7,7 @@ import type { ContainerRuntime } from './runtime.js';
  */
 export const IMAGE_STAND_INS: Record<string, string> = {
   redis: imageTag(REDIS_RECIPE),
+  postgres: imageTag(POSTGRES_RECIPE),
 };
 
 /** `docker.io/library/redis:7-alpine` → `redis`. */

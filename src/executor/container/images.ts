@@ -1,54 +1,19 @@
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, appendFileSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, appendFileSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { systemTool } from '../sandbox/host-commands.js';
+import { engineApi } from './engine-api.js';
 import { cli, cliEnv } from './runtime.js';
 import type { ContainerRuntime } from './runtime.js';
+import type { ImageRecipe } from './image-recipes.js';
+import { RECIPES, RUNNER_RECIPE } from './image-recipes.js';
 
-/** An image the project builds from Debian packages on the host (debootstrap, then `docker import`). */
-export interface ImageRecipe {
-  name: 'runner' | 'redis';
-  description: string;
-  suite: string;
-  packages: string[];
-  /** Dockerfile instructions given to `docker import --change` (an imported image has no Env, Cmd or User). */
-  changes: string[];
-}
-
-const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+export type { ImageRecipe } from './image-recipes.js';
+export { POSTGRES_RECIPE, RECIPES, REDIS_RECIPE, RUNNER_RECIPE } from './image-recipes.js';
 
 /** Bumped when the build steps change (the tag changes with it, so old images are not reused). */
 const BUILDER_VERSION = 1;
-
-/**
- * The default runner image: what the example workflow and typical Python CI need (python3 with pytest, flake8, black,
- * isort, mypy; git; make), the shared libraries pyenv-built interpreters bound in from the host need, and a user
- * `runner` (uid 1001). JavaScript actions get Node.js 20 from the host, bind-mounted at /__e/node20 (GitHub's
- * runner does the same with its externals).
- */
-export const RUNNER_RECIPE: ImageRecipe = {
-  name: 'runner',
-  description: 'Debian bookworm runner: bash, git, make, python3 (pytest, flake8, black, isort, mypy), curl',
-  suite: 'bookworm',
-  packages: [
-    'bash', 'ca-certificates', 'git', 'make', 'procps', 'curl', 'netcat-openbsd', 'xz-utils', 'unzip', 'zstd',
-    'python3', 'python3-pip', 'python3-venv', 'python-is-python3', 'python3-pytest', 'flake8', 'black', 'isort', 'mypy',
-    'libssl3', 'libsqlite3-0', 'libffi8', 'zlib1g', 'libbz2-1.0', 'liblzma5', 'libreadline8', 'libncursesw6', 'libstdc++6', 'libgdbm6', 'libuuid1',
-  ],
-  changes: [`ENV PATH=${PATH}`, 'ENV LANG=C.UTF-8', 'CMD ["sleep","infinity"]'],
-};
-
-/** A Redis service image (the service container of the tests and of workflows using `redis:*`). */
-export const REDIS_RECIPE: ImageRecipe = {
-  name: 'redis',
-  description: 'Debian bookworm redis-server, listening on 6379 without protected mode, no persistence',
-  suite: 'bookworm',
-  packages: ['redis-server', 'redis-tools'],
-  changes: [`ENV PATH=${PATH}`, 'ENV LANG=C.UTF-8', 'EXPOSE 6379', 'CMD ["redis-server","--protected-mode","no","--save","","--appendonly","no","--bind","0.0.0.0"]'],
-};
-
-export const RECIPES: readonly ImageRecipe[] = [RUNNER_RECIPE, REDIS_RECIPE];
 
 /** `ci-replay/<name>:<first 12 hex of sha256(recipe)>`: a later build of the same recipe is a no-op. */
 export function imageTag(recipe: ImageRecipe): string {
@@ -57,6 +22,9 @@ export function imageTag(recipe: ImageRecipe): string {
 }
 
 export async function imageExists(runtime: ContainerRuntime, image: string): Promise<boolean> {
+  const api = engineApi(runtime);
+  const answer = api === null ? null : await api.call('GET', `/images/${encodeURIComponent(image)}/json`, undefined, 30_000).catch(() => null);
+  if (answer !== null && (answer.status === 200 || answer.status === 404)) return answer.status === 200;
   const r = await cli(runtime, ['image', 'inspect', '--format', '{{.Id}}', image], { timeoutMs: 30_000 });
   return r.code === 0;
 }
@@ -96,7 +64,7 @@ function run(file: string, args: string[], onLine: (line: string) => void, stdou
 }
 
 /** Post-debootstrap touches made from the host (never apt-get inside a container): a `runner` user, /__e, no caches. */
-function finishRootfs(root: string): void {
+function finishRootfs(root: string, recipe: ImageRecipe): void {
   appendFileSync(join(root, 'etc', 'passwd'), 'runner:x:1001:1001:runner:/home/runner:/bin/bash\n');
   appendFileSync(join(root, 'etc', 'group'), 'runner:x:1001:\n');
   mkdirSync(join(root, 'home', 'runner'), { recursive: true, mode: 0o755 });
@@ -106,6 +74,12 @@ function finishRootfs(root: string): void {
     for (const entry of readdirSync(dir)) if (entry.endsWith('.deb') || entry.endsWith('_Packages') || entry.endsWith('Release')) rmSync(join(dir, entry), { force: true });
   }
   if (!existsSync(join(root, 'usr', 'bin', 'python')) && existsSync(join(root, 'usr', 'bin', 'python3'))) symlinkSync('python3', join(root, 'usr', 'bin', 'python'));
+  for (const path of recipe.remove ?? []) rmSync(join(root, path), { recursive: true, force: true });
+  for (const [path, file] of Object.entries(recipe.files ?? {})) {
+    mkdirSync(dirname(join(root, path)), { recursive: true, mode: 0o755 });
+    writeFileSync(join(root, path), file.content, { mode: file.mode });
+    chmodSync(join(root, path), file.mode);
+  }
   writeFileSync(join(root, 'etc', 'ci-replay-image'), 'built by ci-replay images build (debootstrap + docker import)\n');
 }
 
@@ -137,10 +111,12 @@ export async function buildImage(recipe: ImageRecipe, options: BuildOptions): Pr
       },
     );
     if (code !== 0) throw new Error(`debootstrap failed with exit code ${code} (see ${join(root, 'debootstrap', 'debootstrap.log')})`);
-    finishRootfs(root);
+    finishRootfs(root, recipe);
     say(`docker import ${tag}`);
     const importArgs = ['import', ...recipe.changes.flatMap((c) => ['--change', c]), '-', tag];
     const importer = spawn(options.runtime.bin, importArgs, { env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    // an import that fails closes its stdin: report its message, not tar's EPIPE
+    importer.stdin.on('error', () => undefined);
     let importErr = '';
     importer.stderr.on('data', (c: Buffer) => {
       importErr += c.toString('utf8');

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { chmodSync, chownSync, existsSync, mkdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand, systemTool } from '../sandbox/host-commands.js';
 import type { JobSandbox } from '../sandbox/job-sandbox.js';
@@ -14,13 +15,17 @@ import { servicePorts } from './job-spec.js';
 import type { ContainerRuntime } from './runtime.js';
 import { cli, cliEnv } from './runtime.js';
 import type { ContainerSettings } from './settings.js';
-import { limitOptions } from './limits.js';
+import { execAsRoot, inspectContainer, removeContainers, runDetached } from './container-calls.js';
+import { engineApi } from './engine-api.js';
+import { childrenOf, commandOf, hostPidOfChild } from './host-pids.js';
 import { startService } from './services.js';
+import type { StepRunner } from './step-runner.js';
+import { connectStepRunner, RUNNER_SCRIPT, RUNNER_SOCKET_DIR, runnerEntrypoint, STEP_RUNNER_SOURCE } from './step-runner.js';
 
 /** Where GitHub's runner puts its own Node.js inside job containers (`/__e/node20/bin/node`). */
 export const CONTAINER_NODE = '/__e/node20/bin/node';
 
-/** A started job container: a {@link JobSandbox} (steps are `docker exec`s into it) plus what the job contexts need. */
+/** A started job container: a {@link JobSandbox} (steps start through its step runner, else `docker exec`) plus what the job contexts need. */
 export interface JobContainer extends JobSandbox {
   runtime: ContainerRuntime;
   name: string;
@@ -91,26 +96,31 @@ async function layOut(dirs: StartJobContainer['dirs'], uid: number, gid: number,
 }
 
 /**
- * Starts a job's container (and its services, in its network namespace): the image runs `tail -f /dev/null`, the
- * job directory is bound at its own path (so the workspace, RUNNER_TEMP and the file-command files have the same
- * path inside and out), /tmp is the job's `tmp`, the toolchains and the run's source view are bound read-only,
- * no capabilities, no_new_privs, the job's limits, `--network none` (only loopback, which the services share)
- * unless `egress`. Steps run as an unprivileged uid (one per job, from EXECUTOR_RUN_AS_UID) named `runner`.
- * Throws with a clear message when the image is missing and cannot be pulled, or a service fails its health check.
+ * Starts a job's container (and its services, in its network namespace): `sh` as PID 1 runs the step runner
+ * (step-runner.ts; `tail -f /dev/null` where it cannot run), the job directory is bound at its own path (so the
+ * workspace, RUNNER_TEMP and the file-command files have the same path inside and out), /tmp is the job's `tmp`, the
+ * toolchains and the run's source view are bound read-only, no capabilities, no_new_privs, the job's limits,
+ * `--network none` (only loopback, which the services share) unless `egress`. Steps run as an unprivileged uid (one
+ * per job, from EXECUTOR_RUN_AS_UID) named `runner`. The calls go to the Engine API over the runtime's socket (the
+ * CLI where there is none, or for a `container:` job's `options`). Throws with a clear message when the image is
+ * missing and cannot be pulled, or a service fails its health check.
  */
 export async function startJobContainer(req: StartJobContainer): Promise<JobContainer> {
   const { runtime, settings, limits } = req;
+  const api = engineApi(runtime);
   const root = settings.user === 'root';
   const uid = root ? 0 : pickUid(req.runAsUid);
   const gid = root ? 0 : (req.runAsGid ?? uid);
   if (!root) activeUids.add(uid);
-  const release = (): void => {
-    if (!root) activeUids.delete(uid);
-  };
   const name = containerName(req.jobId);
   const started: string[] = [];
-  const removeAll = async (): Promise<void> => {
-    if (started.length > 0) await cli(runtime, ['rm', '-f', '-v', ...started], { timeoutMs: 60_000 });
+  let runner: StepRunner | null = null;
+  const runnerDir = mkdtempSync(join(tmpdir(), 'ci-replay-runner-'));
+  const release = async (): Promise<void> => {
+    runner?.close();
+    if (started.length > 0) await removeContainers(runtime, api, started.splice(0));
+    rmSync(runnerDir, { recursive: true, force: true });
+    if (!root) activeUids.delete(uid);
   };
   try {
     const { home, tmp } = await layOut(req.dirs, uid, gid, req.gitSafeDirectories);
@@ -124,40 +134,54 @@ export async function startJobContainer(req: StartJobContainer): Promise<JobCont
       else req.note(`Network: none (LOCAL_NETWORK=egress, but the runtime network '${settings.egressNetwork}' does not exist)`);
     }
     req.note(network === 'none' ? 'Network: none (loopback only, shared with the services; LOCAL_NETWORK=none)' : `Network: egress through the runtime network '${network}' (not the host's: host services on loopback stay unreachable)`);
-    const bound = [req.dirs.jobDir, ...req.readOnly.filter((d) => existsSync(d))];
-    const mounts = ['-v', `${req.dirs.jobDir}:${req.dirs.jobDir}`, '-v', `${tmp}:/tmp`];
-    for (const dir of req.readOnly.filter((d) => existsSync(d))) mounts.push('-v', `${dir}:${dir}:ro`);
+    const readOnly = req.readOnly.filter((d) => existsSync(d));
+    const binds = [`${req.dirs.jobDir}:${req.dirs.jobDir}`, `${tmp}:/tmp`, ...readOnly.map((dir) => `${dir}:${dir}:ro`)];
     const hostNode = settings.hostNode ?? process.execPath;
     const node = existsSync(hostNode) ? CONTAINER_NODE : null;
-    if (node !== null) mounts.push('-v', `${hostNode}:${CONTAINER_NODE}:ro`);
+    let entry = { entrypoint: 'tail', cmd: ['-f', '/dev/null'] };
+    if (node !== null) {
+      binds.push(`${hostNode}:${CONTAINER_NODE}:ro`);
+      // the step runner: its script (host-only directory, read-only inside) and its socket's directory (the step uid's)
+      const script = join(req.dirs.privateDir, 'step-runner.cjs');
+      writeFileSync(script, STEP_RUNNER_SOURCE, { mode: 0o644 });
+      chownSync(runnerDir, uid, gid);
+      chmodSync(runnerDir, 0o700);
+      binds.push(`${script}:${RUNNER_SCRIPT}:ro`, `${runnerDir}:${RUNNER_SOCKET_DIR}`);
+      entry = runnerEntrypoint(node);
+    }
     const extra = req.container === null ? { args: [] } : checkOptions(req.container.options);
     if ('error' in extra) throw new Error(`container options: ${extra.error}`);
     if (req.container !== null && req.container.volumes.length > 0) req.note(`container volumes: ignored (${req.container.volumes.join(', ')}): host paths are never bound into a job container`);
-    const envFile = join(req.dirs.privateDir, 'container.env');
-    writeFileSync(envFile, Object.entries(req.container?.env ?? {}).map(([k, v]) => `${k}=${v.replace(/\n/g, ' ')}`).join('\n'), { mode: 0o600 });
-    const hosts = req.services.flatMap((s) => ['--add-host', `${s.id}:127.0.0.1`]);
-    const run = await cli(runtime, [
-      'run', '-d', '--name', name, '--label', `ci-replay.job=${req.jobId}`, '--hostname', sanitizeHost(req.jobId), `--network=${network}`, ...hosts,
-      ...(root ? [] : ['--cap-drop=ALL']), '--security-opt', 'no-new-privileges', '--user', `${uid}:${gid}`,
-      ...limitOptions(limits, settings.cpus), ...mounts, '--env-file', envFile, ...extra.args,
-      '--entrypoint', 'tail', image, '-f', '/dev/null',
-    ], { timeoutMs: 120_000 });
-    rmSync(envFile, { force: true });
-    if (run.code !== 0) throw new Error(`the job container could not start: ${run.stderr.trim()}`);
+    const hostname = sanitizeHost(req.jobId);
+    await runDetached(runtime, api, {
+      name, image, labels: { 'ci-replay.job': req.jobId }, hostname, network,
+      extraHosts: req.services.map((s) => `${s.id}:127.0.0.1`), capDropAll: !root, user: `${uid}:${gid}`, limits, cpus: settings.cpus,
+      binds, env: req.container?.env ?? {}, envFile: join(req.dirs.privateDir, 'container.env'), ...entry, extraArgs: extra.args,
+    });
     started.push(name);
-    const inspect = await cli(runtime, ['inspect', '--format', '{{.State.Pid}}', name], { timeoutMs: 30_000 });
-    const pid = Number(inspect.stdout.trim());
-    if (!Number.isInteger(pid) || pid <= 0) throw new Error(`the job container is not running: ${inspect.stderr.trim() || inspect.stdout.trim()}`);
+    const inspected = await inspectContainer(runtime, api, name);
+    const pid = inspected.pid;
+    if (!Number.isInteger(pid) || pid <= 0) throw new Error(`the job container is not running: ${inspected.message}`);
     const pidNamespace = readlinkSync(`/proc/${pid}/ns/pid`);
     const setup = [
-      ...(root ? [] : [`echo 'runner:x:${uid}:${gid}:runner:${home}:/bin/sh' >> /etc/passwd`, `echo 'runner:x:${gid}:' >> /etc/group`]),
+      // (podman, through its API, has already written a line for the uid, named after it: replace it)
+      ...(root ? [] : [`sed -i '/^[^:]*:[^:]*:${uid}:/d' /etc/passwd 2>/dev/null`, `echo 'runner:x:${uid}:${gid}:runner:${home}:/bin/sh' >> /etc/passwd`, `echo 'runner:x:${gid}:' >> /etc/group`]),
       'chmod 711 /root 2>/dev/null',
       `for d in ${SYSTEM_DIRS.join(' ')}; do for f in "$d"/*; do [ -f "$f" ] && [ -x "$f" ] && echo "$f"; done; done`,
     ].join('; ');
-    const prepared = await cli(runtime, ['exec', '-u', '0', name, 'sh', '-c', `${setup}; true`], { timeoutMs: 60_000 });
+    const prepared = await execAsRoot(runtime, api, name, `${setup}; true`);
     if (prepared.code !== 0) throw new Error(`the job container could not be prepared (does the image have sh?): ${prepared.stderr.trim()}`);
     const systemFiles = new Set(prepared.stdout.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('/')));
-    req.note(`Job container: ${name} from ${image}${req.container === null ? '' : ' (container:)'}; steps run as ${root ? 'root' : `uid ${uid} (runner), no capabilities, no_new_privs`}`);
+    // an exec's environment: docker's PATH and HOSTNAME, the container's (image ENV, container env), HOME from /etc/passwd
+    const baseEnv: Record<string, string> = {
+      PATH: SYSTEM_DIRS.join(':'), HOSTNAME: hostname,
+      ...Object.fromEntries(inspected.env.map((kv) => [kv.slice(0, Math.max(0, kv.indexOf('='))), kv.slice(kv.indexOf('=') + 1)])),
+    };
+    baseEnv.HOME ??= root ? '/root' : home;
+    // until the runner's socket is there, or PID 1 gave up on it (it runs `tail` once the runner could not start)
+    if (node !== null) runner = await connectStepRunner(join(runnerDir, 'sock'), 15_000, () => commandOf(pid) === 'sh');
+    const runnerPid = runner === null ? null : (childrenOf(pid)[0] ?? null);
+    req.note(`Job container: ${name} from ${image}${req.container === null ? '' : ' (container:)'}; steps run as ${root ? 'root' : `uid ${uid} (runner), no capabilities, no_new_privs`}, ${runner === null ? 'each through `docker exec`' : 'started by the step runner in the container'}`);
     req.note(`Limits: memory ${limits.memoryMb} MB (cgroup backstop ${limits.memoryMb + 256} MB), ${limits.maxProcesses} processes, ${settings.cpus} CPUs, CPU time ${limits.cpuSeconds} s per process, files up to ${limits.fileSizeMb} MB`);
     const services: JobContainer['services'] = {};
     for (const service of req.services) {
@@ -170,7 +194,7 @@ export async function startJobContainer(req: StartJobContainer): Promise<JobCont
     const membership: Membership = { pidNamespace, exclude: pid };
     const find = systemTool('find');
     const container: JobContainer = {
-      runtime, name, image, uid, gid, systemFiles, boundDirs: bound, services, node,
+      runtime, name, image, uid, gid, systemFiles, boundDirs: [req.dirs.jobDir, ...readOnly], services, node,
       limits, owner: root ? null : { uid, gid }, home, processSlack: 2,
       command: (file, args, cwd, env) => {
         const runtimeEnv = cliEnv();
@@ -181,6 +205,11 @@ export async function startJobContainer(req: StartJobContainer): Promise<JobCont
           cwd: req.dirs.jobDir,
           env: { ...(env ?? {}), ...runtimeEnv },
         };
+      },
+      // the step runner starts the step (the environment a `docker exec` gives: the container's, then the step's)
+      spawn: (options) => {
+        if (runner === null || !runner.alive() || runnerPid === null) return undefined;
+        return runner.spawn({ ...options, env: { ...baseEnv, ...options.env } }, (containerPid) => hostPidOfChild(runnerPid, containerPid));
       },
       membership: () => membership,
       alive: () => {
@@ -204,15 +233,11 @@ export async function startJobContainer(req: StartJobContainer): Promise<JobCont
       ownFile: (path) => {
         if (!root) chownSync(path, uid, gid);
       },
-      stop: async () => {
-        await removeAll();
-        release();
-      },
+      stop: release,
     };
     return container;
   } catch (error) {
-    await removeAll();
-    release();
+    await release();
     throw error;
   }
 }

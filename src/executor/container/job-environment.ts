@@ -104,7 +104,7 @@ export function containerEnvironment(c: JobContainer, paths: JobEnvironment['pat
         file: c.runtime.bin,
         args: [
           'run', '--rm', '--label', `ci-replay.step-of=${c.name}`, `--network=container:${c.name}`, '--security-opt', 'no-new-privileges',
-          ...limitOptions(c.limits, 1), '-v', `${paths.jobDir}:${paths.jobDir}`, '-v', `${join(paths.jobDir, 'tmp')}:/tmp`, '-w', step.workdir, ...forward,
+          ...limitOptions(c.limits, 1, c.runtime.kind), '-v', `${paths.jobDir}:${paths.jobDir}`, '-v', `${join(paths.jobDir, 'tmp')}:/tmp`, '-w', step.workdir, ...forward,
           ...(step.entrypoint !== undefined ? ['--entrypoint', step.entrypoint] : []), step.image, ...step.args,
         ],
         cwd: paths.jobDir,

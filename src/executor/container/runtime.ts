@@ -1,4 +1,7 @@
 import { execFile } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { systemTool } from '../sandbox/host-commands.js';
 import type { RuntimeChoice } from './settings.js';
 
@@ -35,9 +38,28 @@ export function cli(runtime: Pick<ContainerRuntime, 'bin'>, args: string[], opti
   });
 }
 
+let emptyConfig: string | null = null;
+
+/**
+ * A client configuration directory without credentials (`config.json` is `{}`), made once per process: docker reads
+ * no credentials from it, and podman, which fails when DOCKER_CONFIG names a directory without config.json, runs.
+ */
+function credentialFreeConfig(): string {
+  if (emptyConfig !== null && existsSync(join(emptyConfig, 'config.json'))) return emptyConfig;
+  // one per user, reused across processes when it is this user's and nobody else can write it; else a fresh one
+  const shared = join(tmpdir(), `ci-replay-no-credentials-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(shared, { recursive: true, mode: 0o755 });
+  const info = lstatSync(shared);
+  const dir = info.isDirectory() && info.uid === process.getuid?.() && (info.mode & 0o022) === 0 ? shared : mkdtempSync(join(tmpdir(), 'ci-replay-no-credentials-'));
+  const file = join(dir, 'config.json');
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== '{}\n') writeFileSync(file, '{}\n', { mode: 0o644 });
+  emptyConfig = dir;
+  return dir;
+}
+
 /** The environment of every runtime CLI call: enough to find the daemon, nothing of the worker's. */
 export function cliEnv(): Record<string, string> {
-  const env: Record<string, string> = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', DOCKER_CONFIG: '/nonexistent-ci-replay-docker-config' };
+  const env: Record<string, string> = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', DOCKER_CONFIG: credentialFreeConfig() };
   // the runtime's own socket settings are the one thing taken from the worker's environment
   for (const key of ['DOCKER_HOST', 'CONTAINER_HOST', 'XDG_RUNTIME_DIR']) {
     const value = process.env[key];

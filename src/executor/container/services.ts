@@ -7,6 +7,8 @@ import { limitOptions } from './limits.js';
 import type { ServiceSpec } from './job-spec.js';
 import type { ContainerRuntime } from './runtime.js';
 import { cli } from './runtime.js';
+import type { EngineApi } from './engine-api.js';
+import { engineApi } from './engine-api.js';
 import type { ContainerSettings } from './settings.js';
 
 export interface StartService {
@@ -20,6 +22,17 @@ export interface StartService {
   privateDir: string;
   note: (line: string) => void;
   onStarted: () => void;
+}
+
+/** `running healthy`, `running none` (no health check), `exited none`… through the Engine API, else `docker inspect`. */
+async function serviceState(runtime: ContainerRuntime, api: EngineApi | null, name: string): Promise<[string | undefined, string | undefined]> {
+  if (api !== null) {
+    const r = await api.call<{ State?: { Status?: string; Health?: { Status?: string } | null } }>('GET', `/containers/${encodeURIComponent(name)}/json`, undefined, 30_000).catch(() => null);
+    if (r !== null && typeof r.body === 'object') return [r.body.State?.Status, r.body.State?.Health?.Status ?? 'none'];
+  }
+  const state = await cli(runtime, ['inspect', '--format', '{{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}', name], { timeoutMs: 30_000 });
+  const [status, health] = state.stdout.trim().split(' ');
+  return [status, health];
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -41,17 +54,17 @@ export async function startService(req: StartService): Promise<void> {
   writeFileSync(envFile, Object.entries(service.env).map(([k, v]) => `${k}=${v.replace(/\n/g, ' ')}`).join('\n'), { mode: 0o600 });
   const run = await cli(runtime, [
     'run', '-d', '--name', req.name, '--label', `ci-replay.job=${req.jobId}`, '--label', `ci-replay.service=${service.id}`,
-    `--network=container:${req.jobContainer}`, '--security-opt', 'no-new-privileges', ...limitOptions(req.limits, req.settings.cpus),
+    `--network=container:${req.jobContainer}`, '--security-opt', 'no-new-privileges', ...limitOptions(req.limits, req.settings.cpus, runtime.kind),
     '--env-file', envFile, ...options.args, image,
   ], { timeoutMs: 120_000 });
   rmSync(envFile, { force: true });
   if (run.code !== 0) throw new Error(`service ${service.id} (${image}) could not start: ${run.stderr.trim()}`);
   req.onStarted();
   const deadline = Date.now() + req.settings.serviceHealthTimeoutMs;
+  const api = engineApi(runtime);
   let wait = 250;
   for (;;) {
-    const state = await cli(runtime, ['inspect', '--format', '{{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}', req.name], { timeoutMs: 30_000 });
-    const [status, health] = state.stdout.trim().split(' ');
+    const [status, health] = await serviceState(runtime, api, req.name);
     if (status !== 'running') {
       const logs = await cli(runtime, ['logs', '--tail', '20', req.name], { timeoutMs: 30_000 });
       const tail = `${logs.stdout}${logs.stderr}`.trim().split('\n').slice(-5).join(' | ');

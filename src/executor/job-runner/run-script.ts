@@ -3,7 +3,7 @@ import { existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { LimitName } from '../sandbox/index.js';
 import { killJobProcesses, LIMIT_REASONS, limitMessage, limitOfFailure } from '../sandbox/index.js';
-import type { SpawnResult } from '../spawn-process.js';
+import type { SpawnOptions, SpawnResult } from '../spawn-process.js';
 import { killGroup, spawnProcess } from '../spawn-process.js';
 import { hostView } from './host-view.js';
 import { watchStep } from './step-watchdog.js';
@@ -140,11 +140,7 @@ export async function runStepProcess(
   const launched = rt.state.launcher.command(command.file, command.args, command.cwd, env);
   const watch = watchStep(rt.state.launcher);
   let stepPid = 0;
-  const result = await spawnProcess({
-    file: launched.file,
-    args: launched.args,
-    cwd: launched.cwd,
-    env: launched.env ?? env,
+  const common: Omit<SpawnOptions, 'file' | 'args' | 'cwd' | 'env'> = {
     timeoutMs: rt.timeoutMs,
     signal: rt.signal,
     killGraceMs: rt.input.killGraceMs,
@@ -156,9 +152,12 @@ export async function runStepProcess(
       rt.input.onProcess?.(pid);
       watch.started(pid);
     },
-  });
+  };
+  // a job container's step runner starts the process itself; otherwise spawn the launcher's command line
+  const result = await (rt.state.launcher.spawn?.({ file: command.file, args: command.args, cwd: command.cwd, env, ...common })
+    ?? spawnProcess({ file: launched.file, args: launched.args, cwd: launched.cwd, env: launched.env ?? env, ...common }));
   // a runtime CLI killed on timeout or cancel leaves its process running in the container: end the job's processes
-  if ((result.timedOut || result.cancelled) && rt.state.environment.kind === 'container' && stepPid !== 0) await killJobProcesses(rt.state.launcher.membership(stepPid));
+  if ((result.timedOut || result.cancelled) && rt.state.environment.kind === 'container') await killJobProcesses(rt.state.launcher.membership(stepPid));
   const { breach, near } = await watch.finish();
   return { result, breach, near };
 }

@@ -10,6 +10,7 @@ import { planMounts, setupScript } from './mount-plan.js';
 import type { SandboxRunPlan } from './run-plan.js';
 import type { StepLimits } from './settings.js';
 import { prlimitOptions } from './step-limits.js';
+import type { SpawnOptions, SpawnResult } from '../spawn-process.js';
 
 /** How a job's step commands are started and watched, with or without namespaces. */
 export interface StepLauncher {
@@ -20,6 +21,11 @@ export interface StepLauncher {
    * runtime's CLI forwards the step's variables by name).
    */
   command(file: string, args: string[], cwd: string, env?: Record<string, string>): { file: string; args: string[]; cwd: string; env?: Record<string, string> };
+  /**
+   * Runs a step command itself (the command and the step's environment, untransformed) instead of spawning
+   * `command()`: a job container's step runner. Undefined (or no method): spawn `command()`.
+   */
+  spawn?(options: SpawnOptions): Promise<SpawnResult> | undefined;
   /** The processes the watchdog counts for a step whose spawned process is `stepPid`. */
   membership(stepPid: number): Membership;
   /** The watchdog calls a process breach this many tasks before the limit (other processes of the uid count too). */
@@ -174,7 +180,8 @@ export async function startJobSandbox(
     handOver: async () => {
       if (owner === null || find === null) return;
       const chown = ['(', '-type', 'd', '-o', '-type', 'l', '-o', '-links', '1', ')', '-uid', '0', '-exec', 'chown', '-h', `${owner.uid}:${owner.gid}`, '{}', '+'];
-      for (const dir of [dirs.workspace, home, tmp]) await runCommand(find, [dir, '-xdev', ...chown], 300_000);
+      // one find for the three trees (each start point walked on its own, as three runs would)
+      await runCommand(find, [dirs.workspace, home, tmp, '-xdev', ...chown], 300_000);
       const prune = PROTECTED_TEMP_ENTRIES.flatMap((name, i) => [...(i === 0 ? [] : ['-o']), '-path', join(dirs.temp, name)]);
       await runCommand(find, [dirs.temp, '-xdev', '-mindepth', '1', '(', ...prune, ')', '-prune', '-o', ...chown], 300_000);
     },
