@@ -54,7 +54,7 @@ async function run(repo: { gitDir: string; sha: string }, text: string, containe
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
-const { runtime, reason } = await detectRuntime('docker');
+const { runtime, reason } = await detectRuntime('docker', DEFAULT_CONTAINER_SETTINGS.daemonEnv);
 if (runtime === null) throw new Error(`no docker daemon: ${reason}`);
 console.log(`runtime ${reason}; ${steps} steps, ${rounds} rounds; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 const samples: Record<string, number[]> = { host1: [], hostN: [], docker1: [], dockerN: [], hostDemo: [], dockerDemo: [] };

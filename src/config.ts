@@ -93,6 +93,10 @@ const schema = z
     LOCAL_RUNNER_IMAGE: z.string().default(''),
     LOCAL_RUNNER_IMAGE_LABELS: z.string().default('').refine((v) => v.split(',').every((p) => p.trim() === '' || /^[^=\s]+=\S+$/.test(p.trim())), 'a list of <label>=<image>'),
     LOCAL_NETWORK: z.enum(['none', 'egress']).default('none'),
+    // the container runtime's own socket settings: the one part of the worker's environment its CLI and API client get
+    DOCKER_HOST: z.string().min(1).optional(),
+    CONTAINER_HOST: z.string().min(1).optional(),
+    XDG_RUNTIME_DIR: z.string().min(1).optional(),
     LOCAL_EGRESS_NETWORK: z.string().default('bridge'),
     LOCAL_CONTAINER_CPUS: z.coerce.number().positive().default(2),
     LOCAL_CONTAINER_USER: z.enum(['unprivileged', 'root']).default('unprivileged'),
@@ -328,6 +332,7 @@ function parseConfig(source: NodeJS.ProcessEnv): Config {
         user: env.LOCAL_CONTAINER_USER,
         serviceHealthTimeoutMs: env.LOCAL_SERVICE_HEALTH_TIMEOUT_MS,
         hostNode: null,
+        daemonEnv: definedOnly({ DOCKER_HOST: env.DOCKER_HOST, CONTAINER_HOST: env.CONTAINER_HOST, XDG_RUNTIME_DIR: env.XDG_RUNTIME_DIR }),
       } satisfies ContainerSettings,
       images: { mirror: env.LOCAL_IMAGE_MIRROR, cacheDir: resolve(env.LOCAL_IMAGE_CACHE_DIR), workDir: join(resolve(env.DATA_DIR), 'image-build') },
       secretValues: secretValues([
@@ -363,6 +368,13 @@ function parseConfig(source: NodeJS.ProcessEnv): Config {
       pinIndexUrl: env.PIN_INDEX_URL,
     },
   };
+}
+
+/** The entries that have a value. */
+function definedOnly(values: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) out[key] = value;
+  return out;
 }
 
 function readPrivateKey(inline: string | undefined, path: string | undefined): string | undefined {

@@ -19,7 +19,9 @@ export const DOCKERD_LOG = '/var/log/ci-replay-dockerd.log';
  */
 export async function ensureContainers(options: { start: boolean; say: (line: string) => void }): Promise<string[]> {
   const { say } = options;
-  let found = await detectRuntime('docker', true);
+  // the runtime's own socket settings, as src/config.ts reads them for the worker
+  const daemonEnv = Object.fromEntries(['DOCKER_HOST', 'CONTAINER_HOST', 'XDG_RUNTIME_DIR'].flatMap((key) => (process.env[key] ? [[key, process.env[key]]] : [])));
+  let found = await detectRuntime('docker', daemonEnv, true);
   if (found.runtime === null && !isRoot()) {
     say(`  skip     container runtime        ${found.reason} (not root: jobs run on the host; container tests need \`sudo npm run setup\`)`);
     return [];
@@ -48,7 +50,7 @@ export async function ensureContainers(options: { start: boolean; say: (line: st
     child.unref();
     for (let i = 0; i < 60 && found.runtime === null; i += 1) {
       await sleep(500);
-      found = await detectRuntime('docker', true);
+      found = await detectRuntime('docker', daemonEnv, true);
     }
     if (found.runtime === null) return [`dockerd did not answer within 30 s (${found.reason}); see ${DOCKERD_LOG}`];
   }

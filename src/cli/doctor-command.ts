@@ -28,7 +28,7 @@ async function probe(name: string, required: boolean, run: () => Promise<unknown
 async function containerChecks(config: Config): Promise<DoctorCheck[]> {
   const choice = config.executor.container.runtime;
   if (choice === 'host') return [{ name: 'container runtime', status: 'skip', detail: 'LOCAL_RUNTIME=host: jobs run on this host in the step sandbox', required: false }];
-  const { runtime, reason } = await detectRuntime(choice, true);
+  const { runtime, reason } = await detectRuntime(choice, config.executor.container.daemonEnv, true);
   if (runtime === null) {
     const explicit = choice !== 'auto';
     return [

@@ -6,7 +6,7 @@ import { cliConfig, type Io } from './context.js';
 async function runtimeOrFail(): Promise<NonNullable<Awaited<ReturnType<typeof detectRuntime>>['runtime']>> {
   const config = cliConfig();
   const choice = config.executor.container.runtime === 'host' ? 'auto' : config.executor.container.runtime;
-  const { runtime, reason } = await detectRuntime(choice);
+  const { runtime, reason } = await detectRuntime(choice, config.executor.container.daemonEnv);
   if (runtime === null) throw invalidInput('no_container_runtime', `no container runtime answers (${reason}): install docker.io and start dockerd (npm run setup does)`);
   return runtime;
 }

@@ -8,7 +8,7 @@ import type { ContainerRuntime, ContainerSettings } from '../../src/executor/con
  * error naming what to run; elsewhere (not root) the container tests cannot run and say so.
  */
 export async function requireContainerRuntime(): Promise<{ runtime: ContainerRuntime; settings: ContainerSettings; runnerImage: string; redisImage: string; postgresImage: string }> {
-  const { runtime, reason } = await detectRuntime('docker');
+  const { runtime, reason } = await detectRuntime('docker', {});
   if (runtime === null) {
     throw new Error(`container tests need a docker daemon (${reason}): run \`npm run setup\` as root (scripts/setup-machine installs docker.io and starts dockerd --bridge=none)`);
   }

@@ -18,8 +18,8 @@ export interface EngineApi {
 }
 
 /** The runtime's socket: DOCKER_HOST / CONTAINER_HOST `unix://…`, else the runtime's default path; null if absent. */
-export function engineSocket(runtime: Pick<ContainerRuntime, 'kind'>): string | null {
-  const env = cliEnv();
+export function engineSocket(runtime: Pick<ContainerRuntime, 'kind' | 'daemonEnv'>): string | null {
+  const env = cliEnv(runtime);
   const configured = runtime.kind === 'docker' ? env.DOCKER_HOST : (env.CONTAINER_HOST ?? env.DOCKER_HOST);
   if (configured !== undefined) return configured.startsWith('unix://') && existsSync(configured.slice(7)) ? configured.slice(7) : null;
   const candidates = runtime.kind === 'docker'
@@ -66,7 +66,7 @@ function raw(socketPath: string, method: string, path: string, body: unknown, ti
 }
 
 /** The Engine API of a runtime, or null when its socket is not there (the CLI is used instead). */
-export function engineApi(runtime: Pick<ContainerRuntime, 'kind'>): EngineApi | null {
+export function engineApi(runtime: Pick<ContainerRuntime, 'kind' | 'daemonEnv'>): EngineApi | null {
   const socketPath = engineSocket(runtime);
   if (socketPath === null) return null;
   const call: EngineApi['call'] = async (method, path, body, timeoutMs = 120_000) => {

@@ -44,7 +44,7 @@ export interface BuildOptions {
 
 function run(file: string, args: string[], onLine: (line: string) => void, stdoutTo?: NodeJS.WritableStream): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { env: cliEnv(), stdio: ['ignore', stdoutTo === undefined ? 'pipe' : 'pipe', 'pipe'] });
+    const child = spawn(file, args, { env: cliEnv({ daemonEnv: {} }), stdio: ['ignore', stdoutTo === undefined ? 'pipe' : 'pipe', 'pipe'] });
     let tail = '';
     const feed = (chunk: Buffer): void => {
       const text = tail + chunk.toString('utf8');
@@ -114,7 +114,7 @@ export async function buildImage(recipe: ImageRecipe, options: BuildOptions): Pr
     finishRootfs(root, recipe);
     say(`docker import ${tag}`);
     const importArgs = ['import', ...recipe.changes.flatMap((c) => ['--change', c]), '-', tag];
-    const importer = spawn(options.runtime.bin, importArgs, { env: cliEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const importer = spawn(options.runtime.bin, importArgs, { env: cliEnv(options.runtime), stdio: ['pipe', 'pipe', 'pipe'] });
     // an import that fails closes its stdin: report its message, not tar's EPIPE
     importer.stdin.on('error', () => undefined);
     let importErr = '';

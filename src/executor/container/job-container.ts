@@ -197,7 +197,7 @@ export async function startJobContainer(req: StartJobContainer): Promise<JobCont
       runtime, name, image, uid, gid, systemFiles, boundDirs: [req.dirs.jobDir, ...readOnly], services, node,
       limits, owner: root ? null : { uid, gid }, home, processSlack: 2,
       command: (file, args, cwd, env) => {
-        const runtimeEnv = cliEnv();
+        const runtimeEnv = cliEnv(runtime);
         const forward = Object.keys(env ?? {}).flatMap((k) => (k in runtimeEnv ? ['-e', `${k}=${env?.[k] ?? ''}`] : ['-e', k]));
         return {
           file: runtime.bin,

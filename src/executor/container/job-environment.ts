@@ -98,7 +98,7 @@ export function containerEnvironment(c: JobContainer, paths: JobEnvironment['pat
       return null;
     },
     imageCommand: (step) => {
-      const runtimeEnv = cliEnv();
+      const runtimeEnv = cliEnv(c.runtime);
       const forward = Object.keys(step.env).flatMap((k) => (k in runtimeEnv ? ['-e', `${k}=${step.env[k] ?? ''}`] : ['-e', k]));
       return {
         file: c.runtime.bin,

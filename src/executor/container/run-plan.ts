@@ -22,7 +22,7 @@ const warned = new Set<string>();
  * docker but no built image keeps running jobs on the host).
  */
 export async function usableRuntime(settings: ContainerSettings): Promise<{ runtime: ContainerRuntime | null; reason: string }> {
-  const { runtime, reason } = await detectRuntime(settings.runtime);
+  const { runtime, reason } = await detectRuntime(settings.runtime, settings.daemonEnv);
   if (runtime === null || settings.runtime !== 'auto') return { runtime, reason };
   const image = runnerImageFor([], settings);
   if (await imageExists(runtime, image)) return { runtime, reason };

@@ -10,6 +10,8 @@ export interface ContainerRuntime {
   kind: 'docker' | 'podman';
   bin: string;
   version: string;
+  /** How its CLI and API client find the daemon (ContainerSettings.daemonEnv). */
+  daemonEnv: Record<string, string>;
 }
 
 export interface CliResult {
@@ -22,12 +24,12 @@ export interface CliResult {
  * Runs the runtime's CLI without a shell; never throws (a failure is a non-zero code with stderr). The CLI gets only
  * PATH and the runtime's own variables: the worker's environment (DATABASE_URL, keys) never reaches a container.
  */
-export function cli(runtime: Pick<ContainerRuntime, 'bin'>, args: string[], options: { timeoutMs?: number; input?: string } = {}): Promise<CliResult> {
+export function cli(runtime: Pick<ContainerRuntime, 'bin' | 'daemonEnv'>, args: string[], options: { timeoutMs?: number; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
       runtime.bin,
       args,
-      { env: cliEnv(), timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+      { env: cliEnv(runtime), timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ code, stdout: String(stdout), stderr: error !== null && String(stderr) === '' ? error.message : String(stderr) });
@@ -57,47 +59,45 @@ function credentialFreeConfig(): string {
   return dir;
 }
 
-/** The environment of every runtime CLI call: enough to find the daemon, nothing of the worker's. */
-export function cliEnv(): Record<string, string> {
-  const env: Record<string, string> = { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', DOCKER_CONFIG: credentialFreeConfig() };
-  // the runtime's own socket settings are the one thing taken from the worker's environment
-  for (const key of ['DOCKER_HOST', 'CONTAINER_HOST', 'XDG_RUNTIME_DIR']) {
-    const value = process.env[key];
-    if (value !== undefined && value !== '') env[key] = value;
-  }
-  return env;
+/**
+ * The environment of every runtime CLI call: enough to find the daemon, nothing of the worker's. The runtime's own
+ * socket settings (DOCKER_HOST, CONTAINER_HOST, XDG_RUNTIME_DIR, read by src/config.ts) are the one thing taken from it.
+ */
+export function cliEnv(runtime: Pick<ContainerRuntime, 'daemonEnv'>): Record<string, string> {
+  return { PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', DOCKER_CONFIG: credentialFreeConfig(), ...runtime.daemonEnv };
 }
 
 const CANDIDATES: Record<'docker' | 'podman', string[]> = { docker: ['docker'], podman: ['podman'] };
 
-async function probe(kind: 'docker' | 'podman'): Promise<ContainerRuntime | string> {
+async function probe(kind: 'docker' | 'podman', daemonEnv: Record<string, string>): Promise<ContainerRuntime | string> {
   const bin = CANDIDATES[kind].map((name) => systemTool(name)).find((p) => p !== null) ?? null;
   if (bin === null) return `${kind}: CLI not found`;
-  const answer = await cli({ bin }, ['version', '--format', '{{.Server.Version}}'], { timeoutMs: 10_000 });
+  const answer = await cli({ bin, daemonEnv }, ['version', '--format', '{{.Server.Version}}'], { timeoutMs: 10_000 });
   if (answer.code !== 0 || answer.stdout.trim() === '') return `${kind}: the daemon does not answer (${(answer.stderr.trim().split('\n')[0] ?? '').slice(0, 200)})`;
-  return { kind, bin, version: answer.stdout.trim() };
+  return { kind, bin, version: answer.stdout.trim(), daemonEnv };
 }
 
-const cache = new Map<RuntimeChoice, Promise<{ runtime: ContainerRuntime | null; reason: string }>>();
+const cache = new Map<string, Promise<{ runtime: ContainerRuntime | null; reason: string }>>();
 
 /**
  * The runtime jobs run in (probed once per process): `host` never probes; `docker`/`podman` that one; `auto`
  * docker, then podman. `reason` says why none was picked (or which was).
  */
-export function detectRuntime(choice: RuntimeChoice, fresh = false): Promise<{ runtime: ContainerRuntime | null; reason: string }> {
-  const cached = cache.get(choice);
+export function detectRuntime(choice: RuntimeChoice, daemonEnv: Record<string, string>, fresh = false): Promise<{ runtime: ContainerRuntime | null; reason: string }> {
+  const key = `${choice} ${JSON.stringify(daemonEnv)}`;
+  const cached = cache.get(key);
   if (cached !== undefined && !fresh) return cached;
   const result = (async () => {
     if (choice === 'host') return { runtime: null, reason: 'LOCAL_RUNTIME=host' };
     const kinds: Array<'docker' | 'podman'> = choice === 'auto' ? ['docker', 'podman'] : [choice];
     const reasons: string[] = [];
     for (const kind of kinds) {
-      const found = await probe(kind);
+      const found = await probe(kind, daemonEnv);
       if (typeof found !== 'string') return { runtime: found, reason: `${kind} ${found.version} (${found.bin})` };
       reasons.push(found);
     }
     return { runtime: null, reason: reasons.join('; ') };
   })();
-  cache.set(choice, result);
+  cache.set(key, result);
   return result;
 }

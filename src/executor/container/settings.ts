@@ -21,6 +21,8 @@ export interface ContainerSettings {
   serviceHealthTimeoutMs: number;
   /** Node.js binary bind-mounted read-only into each job container at /__e/node20/bin/node (JS actions); null: the worker's own. */
   hostNode: string | null;
+  /** DOCKER_HOST, CONTAINER_HOST, XDG_RUNTIME_DIR as configured: how the runtime's CLI and API client find the daemon. */
+  daemonEnv: Record<string, string>;
 }
 
 export const DEFAULT_CONTAINER_SETTINGS: ContainerSettings = {
@@ -33,6 +35,7 @@ export const DEFAULT_CONTAINER_SETTINGS: ContainerSettings = {
   user: 'unprivileged',
   serviceHealthTimeoutMs: 120_000,
   hostNode: null,
+  daemonEnv: {},
 };
 
 /** Parses `ubuntu-22.04=img:tag,ubuntu-latest=img2` (LOCAL_RUNNER_IMAGE_LABELS). */

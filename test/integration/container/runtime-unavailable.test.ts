@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONTAINER_SETTINGS } from '../../../src/executor/container/index.js';
+import { loadConfig } from '../../../src/config.js';
+import { DEFAULT_CONTAINER_SETTINGS, detectRuntime } from '../../../src/executor/container/index.js';
 import { systemTool } from '../../../src/executor/sandbox/host-commands.js';
 import { createFixtureRepo, runFixtureWorkflow, type FixtureRepo } from '../../support/executor-fixtures.js';
 
@@ -33,5 +34,13 @@ jobs:
     const host = await runFixtureWorkflow(repo, workflow, { container: { ...DEFAULT_CONTAINER_SETTINGS, runtime: 'host' } });
     expect(host.result.jobs[0]?.infraError?.reason).toBe('unsupported_feature');
     expect(host.log('db')).toContain('##[error]services are not supported by the local executor');
+  });
+
+  it('finds the daemon only where DOCKER_HOST says (read by src/config.ts, passed to the runtime CLI, nothing else of the environment)', async () => {
+    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: 'postgresql://x@127.0.0.1/x', REDIS_URL: 'redis://127.0.0.1:6379', PUBLIC_URL: 'http://ci-replay.test', DOCKER_HOST: 'unix:///nonexistent/ci-replay-docker.sock' });
+    expect(config.executor.container.daemonEnv).toEqual({ DOCKER_HOST: 'unix:///nonexistent/ci-replay-docker.sock' });
+    const found = await detectRuntime('docker', config.executor.container.daemonEnv, true);
+    expect(found.runtime).toBeNull();
+    expect(found.reason).toMatch(/^docker: (CLI not found|the daemon does not answer)/);
   });
 });
