@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync 
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { transient } from '../errors.js';
+import { gitEnv } from '../git/run-git.js';
 
 const run = promisify(execFile);
 
@@ -13,7 +14,8 @@ async function git(args: string[], cwd?: string): Promise<string> {
     cwd,
     timeout: 600_000,
     maxBuffer: 16 * 1024 * 1024,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0', LANG: 'C', LC_ALL: 'C' },
+    // the fixed system PATH and clean environment every git of the service gets (src/git/run-git.ts)
+    env: gitEnv(),
   });
   return stdout;
 }
