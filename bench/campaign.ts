@@ -4,7 +4,8 @@
  * seeded distribution; the unpatched commit fails its test job, the candidate passes). Runs the real
  * `ci-replay worker` as child processes against a database of its own on the local Postgres and a private Redis, in
  * four scenarios: 1 worker, 3 workers, and each again with one worker SIGKILLed halfway and restarted at once.
- * Prints wall time, submissions per minute, each worker's peak RSS, and checks every scenario ends with the same
+ * Prints wall time, submissions per minute, each worker's peak RSS, the workers' CPU per submission (own and child
+ * processes', from /proc), and checks every scenario ends with the same
  * results (each submission its expected verdict, one branch).
  *
  * Run: `npx tsx bench/campaign.ts [N] [--scenarios 1,3,1k,3k] [--seed 20261201] [--lease 15] [--sweep 5] [--sleep 1.0-5.0] [--concurrency 2] [--worker-env KEY=value,…]`
@@ -77,6 +78,21 @@ interface Sample {
   pid: number;
   label: string;
   peakRssKiB: number;
+  /** CPU seconds: the worker's own (user + system), and its reaped children's (git, steps, sandbox set-up). */
+  cpuSelf: number;
+  cpuChildren: number;
+}
+
+/** The last CPU figures /proc has for a process (utime+stime, cutime+cstime), in seconds (clock ticks of 1/100 s). */
+function cpuTimes(pid: number): { self: number; children: number } | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    // After the command name: state is field 3, so utime/stime/cutime/cstime (fields 14–17) are at 11–14 here.
+    return { self: (fields[11]! + fields[12]!) / 100, children: (fields[13]! + fields[14]!) / 100 };
+  } catch {
+    return null;
+  }
 }
 
 function peakRss(pid: number): number | null {
@@ -140,13 +156,17 @@ try {
     const start = (label: string): WorkerProcess => {
       const worker = startWorkerProcess(env);
       live.push(worker);
-      samples.set(worker.pid, { pid: worker.pid, label, peakRssKiB: 0 });
+      samples.set(worker.pid, { pid: worker.pid, label, peakRssKiB: 0, cpuSelf: 0, cpuChildren: 0 });
       return worker;
     };
     const workers = Array.from({ length: scenario.workers }, (_, i) => start(`worker ${i + 1}`));
     await Promise.all(workers.map((worker) => worker.waitForLog((record) => record.msg === 'workers started', { timeoutMs: 300_000 })));
     const sampler = setInterval(() => {
-      for (const sample of samples.values()) sample.peakRssKiB = Math.max(sample.peakRssKiB, peakRss(sample.pid) ?? 0);
+      for (const sample of samples.values()) {
+        sample.peakRssKiB = Math.max(sample.peakRssKiB, peakRss(sample.pid) ?? 0);
+        const cpu = cpuTimes(sample.pid);
+        if (cpu !== null) Object.assign(sample, { cpuSelf: cpu.self, cpuChildren: cpu.children });
+      }
     }, 250);
     const began = Date.now();
     const ids: { id: string; kind: 'baseline' | 'candidate'; instance: string }[] = [];
@@ -189,9 +209,12 @@ try {
     }
     results[scenario.name] = { wall, perMinute: (total / wall) * 60, peaks: [...samples.values()], attempts, resumed: rowsNow.reduce((sum, row) => sum + row.resumeCount, 0), verdicts, killedAt };
     const peaks = [...samples.values()].map((sample) => `${sample.label} ${(sample.peakRssKiB / 1024).toFixed(0)} MiB`).join(', ');
+    const cpuSelf = [...samples.values()].reduce((sum, sample) => sum + sample.cpuSelf, 0);
+    const cpuChildren = [...samples.values()].reduce((sum, sample) => sum + sample.cpuChildren, 0);
     console.log(
       `${scenario.workers} worker${scenario.workers === 1 ? ' ' : 's'}${scenario.kill ? `, one SIGKILLed at ${((killedAt ?? 0) / 1000).toFixed(0)} s and restarted` : ''}: ` +
-        `wall ${wall.toFixed(1)} s, ${((total / wall) * 60).toFixed(1)} submissions/min; runs ${attempts} for ${total} submissions (${results[scenario.name]!.resumed} resumed); verdicts ${verdicts}; peak RSS ${peaks}`,
+        `wall ${wall.toFixed(1)} s, ${((total / wall) * 60).toFixed(1)} submissions/min; runs ${attempts} for ${total} submissions (${results[scenario.name]!.resumed} resumed); verdicts ${verdicts}; peak RSS ${peaks}; ` +
+        `worker CPU ${((cpuSelf + cpuChildren) / total).toFixed(2)} s per submission (${(cpuSelf / total).toFixed(2)} s in the worker, ${(cpuChildren / total).toFixed(2)} s in its child processes; start-up included)`,
     );
   }
   for (const scenario of scenarios.filter((s) => s.kill)) {

@@ -3,5 +3,5 @@ export { applyPatch, type ApplyPatchOptions, type ApplyResult, type CommitIdenti
 export { COMMIT_SOURCES, createMirrorCache, forkUrlOf, upstreamUrl, type CommitLocation, type CommitSource, type LocatedCommits, type MirrorCache, type MirrorCacheOptions, type MissingCommit, type UpstreamRepo } from './mirror-cache.js';
 export { remoteGitError, stripCredentials } from './git-error.js';
 export { pushCommit, type GitCredentials, type PushCommitOptions } from './push-commit.js';
-export { listFilesAt, readFileAt, type TreeFile } from './read-files.js';
+export { listFilesAt, readFileAt, readFilesAt, type TreeFile, type TreeFileContent } from './read-files.js';
 export { runGit, type GitResult, type RunGitOptions } from './run-git.js';

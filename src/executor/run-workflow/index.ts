@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -134,7 +135,8 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
       await Promise.race(running.values());
     }
   } finally {
-    rmSync(runDir, { recursive: true, force: true });
+    // off the event loop: a run directory holds the jobs' checkouts, and a synchronous removal stalls every other run
+    await rm(runDir, { recursive: true, force: true });
   }
   const counted = [...done.values()];
   const conclusion = counted.some((o) => o.result === 'failure')
