@@ -67,6 +67,8 @@ async function scenario(accountCount: number): Promise<void> {
     redis, prefix: `bench-scale-${randomBytes(4).toString('hex')}`,
     accounts: Array.from({ length: accountCount }, (_, i) => toPoolAccount({ owner: `bench-${i + 1}`, concurrentJobs: limit })),
     upstreams, durations, timeScale, random: seededRandom(seed + 2),
+    // Time-scaled: a simulated day's REST calls come in minutes; GitHub's 5,000 per wall-clock hour would stall the run.
+    simRestPerHour: 10_000_000,
   });
   // Benchmark repositories exist before the campaign starts (`ci-replay repos sync`), as in production.
   await campaign.prepareRepos(upstreams.slice(0, Math.min(upstreams.length, total)));

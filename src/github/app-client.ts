@@ -2,9 +2,9 @@ import { createAppAuth } from '@octokit/auth-app';
 import Bottleneck from 'bottleneck';
 import { ProbotOctokit } from 'probot';
 import type { Logger } from 'pino';
-import { permanent } from '../errors.js';
+import { permanent, rateLimited } from '../errors.js';
 import { mapGithubError, rateLimitWait } from './map-error.js';
-import { createMemoryRateBudget, type RateBudget } from './rate-budget.js';
+import { createMemoryRateBudget, type BudgetLimits, type RateBudget } from './rate-budget.js';
 
 export type GithubHeaders = Record<string, string | number | undefined>;
 
@@ -51,9 +51,18 @@ export interface GithubAppOptions {
   retryAfterBaseMs?: number;
   /** Longest rate-limit wait retried in place (default 60 s); longer ones throw rate_limited with retryAfterMs. */
   maxInlineWaitMs?: number;
-  /** Least time between two content-creating requests of this process (default 1000 ms, GitHub's guidance). */
+  /** Least time between two content-creating requests of one installation in this process (default 1000 ms, GitHub's guidance). */
   writeIntervalMs?: number;
+  /**
+   * The budget an installation may use, counted ahead in `budget` before each request (the pool account's
+   * `restPerHour` / `writesPerMinute`); null: only GitHub's headers pause it. Looked up once a minute per installation.
+   */
+  limits?: (installation: { installationId: number; account: string | null }) => Promise<BudgetLimits | null>;
 }
+
+const LIMITS_TTL_MS = 60_000;
+/** Requests made with the App's JWT (token minting, installation lookups): not counted against an installation. */
+const APP_PATH = /\/app(\/|$)/;
 
 /**
  * POSTs that are safe to repeat: minting a token, asking for a redelivery (deduplicated by GUID), forking (a
@@ -82,7 +91,33 @@ export function createGithubApp(options: GithubAppOptions): GithubApp {
     error: (...args: unknown[]) => log.error({ detail: args[0] }, 'github error'),
   };
 
-  const build = (installationId: number | undefined, budgetKey: string): AnyOctokit => {
+  const limitsCache = new Map<number, { limits: BudgetLimits | null; until: number }>();
+  const limitsOf = async (installationId: number, account: string | null): Promise<BudgetLimits | null> => {
+    if (options.limits === undefined) return null;
+    const cached = limitsCache.get(installationId);
+    if (cached !== undefined && cached.until > Date.now()) return cached.limits;
+    let limits: BudgetLimits | null = null;
+    try {
+      limits = await options.limits({ installationId, account });
+    } catch (error) {
+      log.warn({ err: error, installationId }, 'installation budget lookup failed; counting nothing ahead for a minute');
+    }
+    limitsCache.set(installationId, { limits, until: Date.now() + LIMITS_TTL_MS });
+    return limits;
+  };
+  // Every HTTP request an installation client sends (retries included) is reserved in its account's budget first.
+  const countedFetch = (installationId: number, account: string | null, budgetKey: string): typeof fetch => async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const limits = APP_PATH.test(url.pathname) ? null : await limitsOf(installationId, account);
+    if (limits !== null) {
+      const wait = await budget.take(budgetKey, { write: method !== 'GET' && method !== 'HEAD' }, limits);
+      if (wait > 0) throw rateLimited(`the budget of installation ${installationId} is spent for ${Math.ceil(wait / 1000)} s`, wait);
+    }
+    return fetch(input, init);
+  };
+
+  const build = (installationId: number | undefined, budgetKey: string, account: string | null = null): AnyOctokit => {
     const onLimit = (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number): boolean => {
       void budget.pause(budgetKey, retryAfter * base);
       log.warn({ retryAfter, retryCount, budgetKey }, 'github rate limit hit');
@@ -95,7 +130,9 @@ export function createGithubApp(options: GithubAppOptions): GithubApp {
       auth: { appId: options.appId, privateKey: options.privateKey, ...(installationId !== undefined ? { installationId } : {}) },
       baseUrl: options.baseUrl,
       log: octokitLog,
-      throttle: { id: `ci-replay-${options.appId}`, onSecondaryRateLimit: onLimit, onRateLimit: onLimit, retryAfterBaseValue: base, write },
+      ...(installationId === undefined ? {} : { request: { fetch: countedFetch(installationId, account, budgetKey) } }),
+      // Write spacing per installation (each is its own actor at GitHub), not per App.
+      throttle: { id: `ci-replay-${options.appId}-${budgetKey}`, onSecondaryRateLimit: onLimit, onRateLimit: onLimit, retryAfterBaseValue: base, write },
       retry: { retries, retryAfterBaseValue: base },
     });
     octokit.hook.before('request', (request) => {
@@ -136,10 +173,10 @@ export function createGithubApp(options: GithubAppOptions): GithubApp {
   const installations = new Map<number, InstallationClient>();
   const byAccount = new Map<string, { id: number; type: string | null }>();
 
-  const installation = (installationId: number, accountType: string | null = null): InstallationClient => {
+  const installation = (installationId: number, accountType: string | null = null, account: string | null = null): InstallationClient => {
     const cached = installations.get(installationId);
     if (cached !== undefined) return cached;
-    const octokit = build(installationId, `installation-${installationId}`);
+    const octokit = build(installationId, `installation-${installationId}`, account);
     const client: InstallationClient = {
       ...wrap(octokit),
       installationId,
@@ -165,7 +202,7 @@ export function createGithubApp(options: GithubAppOptions): GithubApp {
         found = byAccount.get(key);
       }
       if (found === undefined) throw permanent('github_not_installed', `the GitHub App is not installed on ${account}`);
-      return installation(found.id, found.type);
+      return installation(found.id, found.type, account);
     },
   };
 }

@@ -29,6 +29,9 @@ export function rateLimitWait(status: number, headers: Record<string, string | n
  */
 export function mapGithubError(error: unknown): unknown {
   if (error instanceof AppError || !isRequestFailure(error)) return error;
+  // Thrown by the client's own fetch (the installation's budget is spent): Octokit wraps it as a 500.
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof AppError) return cause;
   const where = `${error.request?.method ?? 'GET'} ${(error.request?.url ?? '').replace(/\?.*$/, '')}`;
   const status = error.status;
   const wait = rateLimitWait(status, error.response?.headers ?? {});

@@ -24,3 +24,10 @@ export async function releaseSlotsIfOver(deps: Pick<PipelineDeps, 'pool' | 'repo
     logger.warn({ err: error, submissionId }, 'account pool: slots not given back now; the reconcile schedule takes them back');
   }
 }
+
+/** The self-hosted runner labels of the pool account a submission publishes on ([] without an account or labels). */
+export async function runnerLabelsOf(deps: Pick<PipelineDeps, 'repos'>, account: string | undefined): Promise<string[]> {
+  if (account === undefined) return [];
+  const row = (await deps.repos.benchAccounts.list()).find((found) => found.owner.toLowerCase() === account.toLowerCase());
+  return row?.runnerLabels ?? [];
+}

@@ -1,10 +1,11 @@
 import type { PublishInput } from '../backends/ci-backend.js';
 import type { InstanceRow, SubmissionRow } from '../db/index.js';
-import { applyPatch, listFilesAt, readFileAt } from '../git/index.js';
+import { applyPatch } from '../git/index.js';
 import { loadDatasetPolicy, protectPatch, renderProtection, withKeptWorkflows, type ProtectionRecord } from '../protection/index.js';
-import { deletionReport, isWorkflowFile, renderReport, lintReport, renderTemplate, selectWorkflowFilesToDelete, standardizeWorkflowText, type ReportEntry, type StandardizeResult } from '../workflows/index.js';
+import { applyRunnerLabels, deletionReport, isWorkflowFile, renderReport, lintReport, renderTemplate, selectWorkflowFilesToDelete, standardizeWorkflowText, type ReportEntry, type StandardizeResult } from '../workflows/index.js';
 import type { PipelineDeps } from './context.js';
 import type { PreflightRecord } from './preflight.js';
+import { workflowFilesAt } from './workflow-files.js';
 
 export const COMMIT_IDENTITY = { name: 'ci-replay', email: 'ci-replay@users.noreply.github.com' };
 
@@ -49,13 +50,16 @@ export function upstreamOf(instance: Pick<InstanceRow, 'repoOwner' | 'repoName' 
 /**
  * Builds the benchmark commit of a submission without pushing it: fetch sha_fail into the mirror, standardize
  * the instance's workflow, apply the patch (3-way), revert protected paths, install the standardized workflow
- * and delete sibling workflows, commit with a fixed identity and the submission's date.
+ * and delete sibling workflows, commit with a fixed identity and the submission's date. `runnerLabels`: the pool
+ * account's self-hosted runner labels, put in place of the hosted Linux images of every installed workflow.
  */
 export async function buildBenchmarkCommit(
   deps: Pick<PipelineDeps, 'mirrors' | 'config' | 'linter' | 'repos'>,
   instance: InstanceRow,
   submission: Pick<SubmissionRow, 'id' | 'patch' | 'kind' | 'createdAt'> & { subtaskId?: string | null },
+  options: { runnerLabels?: readonly string[] } = {},
 ): Promise<PreparedCommit | { ok: false; message: string }> {
+  const runnerLabels = options.runnerLabels ?? [];
   const gitDir = await deps.mirrors.ensureCommits(upstreamOf(instance), [instance.shaFail]);
   const commitOptions = {
     gitDir,
@@ -69,13 +73,12 @@ export async function buildBenchmarkCommit(
   const protection = await protectPatch({ gitDir, instance, submission, policy: await loadDatasetPolicy(deps.repos.datasetPolicies, instance.dataset), identity: COMMIT_IDENTITY });
   if (!protection.ok) return { ok: false, message: protection.message };
   const patchedWorkflow = protection.keptWorkflows.get(instance.workflowPath) ?? null;
-  const siblings = await listFilesAt(gitDir, instance.shaFail, '.github/workflows');
-  const files = withKeptWorkflows(await Promise.all(
-    siblings.map(async (file) => ({ path: file.path, text: (await readFileAt(gitDir, instance.shaFail, file.path))?.toString('utf8') ?? '' })),
-  ), protection.keptWorkflows);
+  const files = withKeptWorkflows(await workflowFilesAt(gitDir, instance.shaFail), protection.keptWorkflows);
   // The commit's other workflows let the standardizer judge local reusable callees by what they do, and give a
   // reusable workflow run as the entry the inputs its callers pass.
-  const standardized = await standardizedWorkflow(deps, instance, patchedWorkflow, files);
+  const unlabelled = await standardizedWorkflow(deps, instance, patchedWorkflow, files);
+  const labelled = applyRunnerLabels(unlabelled.text, instance.workflowPath, runnerLabels);
+  const standardized = { ...unlabelled, text: labelled.text, report: [...unlabelled.report, ...labelled.report] };
   const lint = deps.linter(standardized.text, instance.workflowPath);
   const withTarget = files.some((file) => file.path === instance.workflowPath) ? files : [...files, { path: instance.workflowPath, text: standardized.text }];
   const deletedWorkflows = selectWorkflowFilesToDelete(instance.workflowPath, withTarget);
@@ -89,8 +92,9 @@ export async function buildBenchmarkCommit(
         workflows: withTarget,
         options: { matrixStrategy: deps.config.standardize.matrixStrategy, role: 'callee', upstreamRepository: `${instance.repoOwner}/${instance.repoName}` },
       });
-      standardized.report.push(...callee.report.map((entry) => ({ ...entry, target: `${file.path}: ${entry.target}` })));
-      return [{ path: file.path, content: callee.text }];
+      const calleeLabelled = applyRunnerLabels(callee.text, file.path, runnerLabels);
+      standardized.report.push(...[...callee.report, ...calleeLabelled.report].map((entry) => ({ ...entry, target: `${file.path}: ${entry.target}` })));
+      return [{ path: file.path, content: calleeLabelled.text }];
     } catch {
       return [];
     }

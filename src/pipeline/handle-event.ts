@@ -4,6 +4,7 @@ import type { CiEvent } from '../domain/ci-events.js';
 import { jobId } from '../queue/index.js';
 import { activePool } from './active-pool.js';
 import type { PipelineDeps } from './context.js';
+import { divertRerun } from './divert-rerun.js';
 
 export type EventOutcome = 'applied' | 'stale' | 'ignored';
 
@@ -20,12 +21,14 @@ export async function correlate(deps: Pick<PipelineDeps, 'repos'>, event: CiEven
  * keyed by (run id, attempt), jobs by job id; recorded statuses only move forward, so duplicates and
  * out-of-order deliveries end in the same state. Failed jobs go to the `logs` queue, completed runs to `finalize`.
  */
-export async function handleCiEvent(deps: Pick<PipelineDeps, 'repos' | 'queues'> & Partial<Pick<PipelineDeps, 'pool'>>, event: CiEvent, logger: Logger): Promise<EventOutcome> {
+export async function handleCiEvent(deps: Pick<PipelineDeps, 'repos' | 'queues'> & Partial<Pick<PipelineDeps, 'pool' | 'backend'>>, event: CiEvent, logger: Logger): Promise<EventOutcome> {
   const submission = await correlate(deps, event);
   if (submission === null) {
     logger.debug({ headSha: event.headSha, repo: event.repoFullName }, 'event for no known submission');
     return 'ignored';
   }
+  // Account pool: a re-run started on GitHub goes through admission as a new submission instead (divert-rerun.ts).
+  if (await divertRerun(deps, submission, event, logger)) return 'ignored';
   const submissionId = submission.id;
   let applied: boolean;
   if (event.kind === 'workflow_run') {

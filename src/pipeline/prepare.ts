@@ -10,7 +10,7 @@ import { cancelRemote, endAbandoned } from './end-abandoned.js';
 import { faultPoint } from './fault-point.js';
 import type { HeldLease } from './lease-keeper.js';
 import { preflightSubmission } from './preflight.js';
-import { activePool, releaseSlotsIfOver } from './active-pool.js';
+import { activePool, releaseSlotsIfOver, runnerLabelsOf } from './active-pool.js';
 import { resumePublished } from './resume-published.js';
 import { handOffAfterRun, runPublished } from './run-published.js';
 
@@ -83,7 +83,7 @@ async function prepareLeased(deps: PipelineDeps, submissionId: string, lease: He
   }
   let prepared: Awaited<ReturnType<typeof buildBenchmarkCommit>>;
   try {
-    prepared = await buildBenchmarkCommit(deps, instance, submission);
+    prepared = await buildBenchmarkCommit(deps, instance, submission, { runnerLabels: await runnerLabelsOf(deps, account) });
   } catch (error) {
     if (isAppError(error) && (error.kind === 'transient' || error.kind === 'rate_limited')) throw error;
     await fail(deps, submissionId, 'infra_error', error instanceof Error ? error.message : String(error));

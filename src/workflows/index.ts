@@ -3,6 +3,7 @@ export type {
   LintFinding, WorkflowLinter, RemovalRule, SiblingWorkflow, PackageIndexService,
 } from './types.js';
 export { standardizeWorkflow, standardizeWorkflowText, DEFAULT_BRANCH_PATTERN, DEFAULT_TIMEOUT_MINUTES } from './standardize/index.js';
+export { applyRunnerLabels, applyRunnerLabelsToJobs } from './standardize/runner-labels.js';
 export { DUMMY_CREDENTIAL } from './standardize/secrets.js';
 export { pinTimestamp } from './standardize/settings.js';
 export { selectWorkflowFilesToDelete, calledWorkflows, isWorkflowFile, deletionReport, type WorkflowFile } from './siblings.js';

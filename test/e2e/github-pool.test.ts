@@ -17,7 +17,8 @@ describe('the account pool on the GitHub backend (simulator)', () => {
     h = await startGithubHarness();
     for (const account of ACCOUNTS) {
       h.sim.createInstallation({ account });
-      await h.env.deps.repos.benchAccounts.upsert({ owner: account, concurrentJobs: LIMIT });
+      // pool-a is backed by self-hosted runners (an actions-runner-controller scale set named arc-linux).
+      await h.env.deps.repos.benchAccounts.upsert({ owner: account, concurrentJobs: LIMIT, runnerLabels: account === 'pool-a' ? ['arc-linux'] : [] });
     }
     await h.seedUpstream('calc');
     await h.seedUpstream('calc2');
@@ -32,15 +33,18 @@ describe('the account pool on the GitHub backend (simulator)', () => {
     await h?.close();
   });
 
-  /** Jobs queued or running at the simulator, per benchmark account. */
-  const activeJobs = (): Map<string, number> => {
+  const ownerOfRun = (runId: number): string | undefined => {
+    const run = h.sim.state.runs.get(runId);
+    return run === undefined ? undefined : [...h.sim.state.repos.values()].find((repo) => repo.id === run.repoId)?.owner.login;
+  };
+  /**
+   * Jobs queued or running at the simulator, per benchmark account. `firstAttempts`: leave out jobs of re-run
+   * attempts started on GitHub (queued there by the click itself, before the service can cancel them).
+   */
+  const activeJobs = (options: { firstAttempts?: boolean } = {}): Map<string, number> => {
     const counts = new Map<string, number>();
-    const ownerOfRun = (runId: number): string | undefined => {
-      const run = h.sim.state.runs.get(runId);
-      return run === undefined ? undefined : [...h.sim.state.repos.values()].find((repo) => repo.id === run.repoId)?.owner.login;
-    };
     for (const job of h.sim.state.jobs.values()) {
-      if (job.status === 'completed') continue;
+      if (job.status === 'completed' || (options.firstAttempts === true && job.runAttempt > 1)) continue;
       const owner = ownerOfRun(job.runId);
       if (owner !== undefined) counts.set(owner, (counts.get(owner) ?? 0) + 1);
     }
@@ -87,6 +91,10 @@ describe('the account pool on the GitHub backend (simulator)', () => {
       expect(h.sim.state.repos.get(`${assignment!.account}/${UPSTREAM_OWNER}--${name}`.toLowerCase())).toBeDefined();
     }
     expect(new Set(accountOf.values()).size).toBe(2);
+    // Runner labels: every job on pool-a ran on its scale set, none elsewhere did.
+    for (const job of h.sim.state.jobs.values()) {
+      expect(job.labels).toEqual(ownerOfRun(job.runId) === 'pool-a' ? ['arc-linux'] : ['ubuntu-latest']);
+    }
 
     // Every submission finished exactly once: one run, on its upstream's account, one completed check run.
     for (const id of ids) {
@@ -102,4 +110,61 @@ describe('the account pool on the GitHub backend (simulator)', () => {
     const pool = (await h.app.inject({ url: '/v1/pool', headers: { authorization: `Bearer ${h.operator}` } })).json() as { accounts: { jobsRunning: number }[] };
     expect(pool.accounts.map((account) => account.jobsRunning)).toEqual([0, 0]);
   }, 150_000);
+
+  it('a re-run asked for on GitHub (check run button, workflow re-run) goes through admission as a new submission', async () => {
+    const first = await h.finished(await h.submit({ instanceId: 'demo-lint', kind: 'baseline' }));
+    const second = await h.finished(await h.submit({ instanceId: 'demo-lint', kind: 'baseline' }));
+    const account = (await h.env.deps.repos.benchAccounts.findAssignment(UPSTREAM_OWNER, 'calc'))!.account;
+    const rerunOf = async (id: string): Promise<string> => {
+      const row = await waitFor(async () => (await h.env.deps.db.prisma.submission.findUnique({ where: { idempotencyKey: `rerun-${id}-2` } })) ?? undefined, { timeoutMs: 30_000, intervalMs: 100 });
+      return row.id;
+    };
+    // The account is full when the re-runs are asked for: a 3-job submission published, its run held queued at GitHub
+    // (it keeps its slots) until both re-runs are seen waiting.
+    h.sim.faults.runNeverStarts({ times: 1 });
+    const busy = await h.submit({ instanceId: 'demo-lint', kind: 'baseline' });
+    const busyRun = await waitFor(async () => {
+      const body = await h.submission(busy);
+      return body.state === 'published' ? [...h.sim.state.runs.values()].find((run) => run.headSha === body.headSha) : undefined;
+    }, { timeoutMs: 60_000, intervalMs: 50, describe: () => h.submission(busy) });
+    let peak = 0;
+    const sampler = setInterval(() => { peak = Math.max(peak, activeJobs({ firstAttempts: true }).get(account) ?? 0); }, 20);
+    try {
+      // GitHub's "Re-run" button of the ci-replay check run: check_run rerequested.
+      const check = [...h.sim.state.checkRuns.values()].find((run) => run.externalId === first.id && run.owner === 'app')!;
+      h.sim.rerequestCheckRun(check.id);
+      // Actions' "Re-run jobs": workflow_run attempt 2, queued at GitHub at once.
+      const [run] = await h.env.deps.repos.ci.runsOf(String(second.id));
+      h.sim.faults.rerun(Number(run!.githubRunId));
+      const reruns = [await rerunOf(String(first.id)), await rerunOf(String(second.id))];
+      await waitFor(async () => {
+        const all = await Promise.all(reruns.map((id) => h.submission(id)));
+        return all.every((body) => body.state === 'queued' && typeof body.queuePosition === 'number') ? all : undefined;
+      }, { timeoutMs: 60_000, intervalMs: 50, describe: () => Promise.all(reruns.map((id) => h.submission(id))) });
+      h.sim.faults.startRun(busyRun.id);
+      const bodies = await waitFor(
+        async () => {
+          const all = await Promise.all(reruns.map((id) => h.submission(id)));
+          return all.every((body) => body.state === 'completed') ? all : undefined;
+        },
+        { timeoutMs: 100_000, intervalMs: 50, describe: () => Promise.all(reruns.map((id) => h.submission(id))) },
+      );
+      expect(bodies.map((body) => body.attempt)).toEqual([2, 2]);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(peak).toBeLessThanOrEqual(LIMIT);
+    // The attempt GitHub started was cancelled there; the originals keep their single run and their verdicts.
+    const [run] = await h.env.deps.repos.ci.runsOf(String(second.id));
+    const attempts = h.sim.state.runs.get(Number(run!.githubRunId))!.attempts;
+    expect(attempts.map((attempt) => attempt.attempt)).toEqual([1, 2]);
+    expect(attempts[1]?.conclusion).toBe('cancelled');
+    for (const original of [first, second]) {
+      const now = await h.submission(String(original.id));
+      expect([now.state, now.verdict]).toEqual([original.state, original.verdict]);
+      expect(await h.env.deps.repos.ci.runsOf(String(original.id))).toHaveLength(1);
+    }
+    const pool = (await h.app.inject({ url: '/v1/pool', headers: { authorization: `Bearer ${h.operator}` } })).json() as { accounts: { jobsRunning: number }[] };
+    expect(pool.accounts.map((entry) => entry.jobsRunning)).toEqual([0, 0]);
+  }, 200_000);
 });

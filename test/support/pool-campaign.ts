@@ -33,6 +33,11 @@ export interface PoolCampaignOptions {
   durations: DurationDistribution;
   timeScale: number;
   random?: () => number;
+  /**
+   * The simulator's REST limit per installation per wall-clock hour (default GitHub's 5,000). A time-scaled campaign
+   * makes an hour's calls in seconds: the bench lifts it, or one account stalls once 5,000 calls are spent.
+   */
+  simRestPerHour?: number;
   /** Assignment store (default: in memory, least-loaded by repositories per concurrent job). */
   assign?: (upstream: { owner: string; name: string }, accounts: PoolAccount[]) => Promise<string | null>;
 }
@@ -100,6 +105,7 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
     installations.set(account.owner, installation.id);
     account.installationId = installation.id;
     sim.limits.setConcurrentJobs(account.owner, account.concurrentJobs);
+    if (options.simRestPerHour !== undefined) sim.limits.setInstallationRate(installation.id, { restPerHour: options.simRestPerHour });
   }
   const jobsOf = new Map(options.upstreams.map((u) => [`${u.owner}/${u.name}`, u.jobs]));
   const github = createGithubApp({ appId: String(sim.appId), privateKey: sim.privateKeyPem, baseUrl: sim.url, logger: silent, writeIntervalMs: 0, retryAfterBaseMs: 10 });

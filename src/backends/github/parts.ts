@@ -50,6 +50,11 @@ export function createGithubParts(config: GithubAppConfig, options: GithubPartsO
     baseUrl: config.apiUrl,
     logger: options.logger,
     budget,
+    // A pool account's own budget (BenchAccount.restPerHour / writesPerMinute), counted ahead in Redis.
+    limits: async ({ installationId, account }) => {
+      const row = (await options.repos.benchAccounts.list()).find((found) => found.state !== 'removed' && (found.installationId === BigInt(installationId) || (account !== null && found.owner.toLowerCase() === account.toLowerCase())));
+      return row === undefined ? null : { restPerHour: row.restPerHour, writesPerMinute: row.writesPerMinute };
+    },
     ...(tuning.retries !== undefined ? { retries: tuning.retries } : {}),
     ...(tuning.retryAfterBaseMs !== undefined ? { retryAfterBaseMs: tuning.retryAfterBaseMs } : {}),
     ...(tuning.writeIntervalMs !== undefined ? { writeIntervalMs: tuning.writeIntervalMs } : {}),

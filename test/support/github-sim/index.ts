@@ -97,6 +97,8 @@ export interface GithubSim {
   /** Mints an installation token directly (tests that do not exercise the token endpoint). */
   installationToken(installationId: number, permissions?: Permissions): string;
   clickCheckRunAction(checkRunId: number, identifier: string): void;
+  /** The "Re-run" button of a check run (check_run `rerequested`). */
+  rerequestCheckRun(checkRunId: number): void;
   /** Resolves when no run is executing and no delivery is in flight. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -216,6 +218,7 @@ export async function startGithubSim(options: GithubSimOptions = {}): Promise<Gi
       return mintToken(state, installation, permissions ?? installation.permissions, options.tokenTtlMs ?? TOKEN_TTL_MS).token;
     },
     clickCheckRunAction: (checkRunId, identifier) => checks.clickAction(checkRunId, identifier),
+    rerequestCheckRun: (checkRunId) => checks.rerequest(checkRunId),
     idle,
     async close() {
       for (const run of state.runs.values()) {

@@ -11,6 +11,9 @@ export interface InstallationRateLimits {
   writesPerMinute?: number;
   /** Answer an exceeded write limit with 429 instead of GitHub's usual 403 secondary limit. */
   writeLimitStatus?: 403 | 429;
+  /** Window lengths (default GitHub's: an hour, a minute); tests shorten them to replay a limit in seconds. */
+  restWindowMs?: number;
+  writeWindowMs?: number;
 }
 
 export interface AccountJobStats {
@@ -114,11 +117,12 @@ export function createSimLimits(): SimLimits {
     takeWrite(installationId, now = Date.now()) {
       const limit = rates.get(installationId)?.writesPerMinute;
       if (limit === undefined) return null;
-      const recent = (writes.get(installationId) ?? []).filter((at) => at > now - 60_000);
+      const windowMs = rates.get(installationId)?.writeWindowMs ?? 60_000;
+      const recent = (writes.get(installationId) ?? []).filter((at) => at > now - windowMs);
       if (recent.length >= limit) {
         writes.set(installationId, recent);
         const oldest = recent[0] ?? now;
-        return { retryAfterSeconds: Math.max(1, Math.ceil((oldest + 60_000 - now) / 1000)), status: rates.get(installationId)?.writeLimitStatus ?? 403 };
+        return { retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)), status: rates.get(installationId)?.writeLimitStatus ?? 403 };
       }
       recent.push(now);
       writes.set(installationId, recent);

@@ -130,7 +130,7 @@ async function serveApi(deps: ServerDeps, req: IncomingMessage, res: ServerRespo
     const now = Date.now();
     let window = ctx.state.rate.get(key);
     if (!window || window.resetAt <= now) {
-      window = { used: 0, resetAt: now + 3_600_000 };
+      window = { used: 0, resetAt: now + (installationRate?.restWindowMs ?? 3_600_000) };
       ctx.state.rate.set(key, window);
     }
     const fault = matched && matched !== 'method' ? takeApiFault(deps.apiRules, method, template, path) : null;

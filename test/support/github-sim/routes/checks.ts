@@ -57,6 +57,8 @@ function validate(body: Record<string, unknown>, creating: boolean): void {
 export interface ChecksApi {
   routes: Route[];
   clickAction(checkRunId: number, identifier: string): void;
+  /** GitHub's "Re-run" button of a check run created by the App: a `check_run` `rerequested` event. */
+  rerequest(checkRunId: number): void;
 }
 
 export function checksRoutes(ctx: SimContext): ChecksApi {
@@ -168,6 +170,12 @@ export function checksRoutes(ctx: SimContext): ChecksApi {
       if (!run || !repo) throw new Error(`no check run ${checkRunId}`);
       if (!run.actions.some((a) => a.identifier === identifier)) throw new Error(`check run ${checkRunId} has no action ${identifier}`);
       emit(repo, run, 'requested_action', { requested_action: { identifier } });
+    },
+    rerequest(checkRunId) {
+      const run = state.checkRuns.get(checkRunId);
+      const repo = run ? findRepoById(state, run.repoId) : undefined;
+      if (!run || !repo) throw new Error(`no check run ${checkRunId}`);
+      emit(repo, run, 'rerequested', {});
     },
   };
 }
