@@ -12,8 +12,7 @@ import { createFixtureRepo, makePatch } from '../support/git-fixtures.js';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres.js';
 import { createTestEnv, type TestEnv } from '../support/test-env.js';
 import { waitFor } from '../support/wait-for.js';
-
-const TERMINAL = ['completed', 'patch_failed', 'publish_failed', 'no_run', 'timed_out', 'cancelled', 'infra_error'];
+import { noFailedJobs, TERMINAL, type Kind } from '../support/campaign-base.js';
 
 /** Two jobs that take a few seconds: runs are in flight when the database goes away. */
 const WORKFLOW = `name: CI
@@ -37,8 +36,6 @@ interface Answer {
   retryAfter: string | null;
   body: { id?: string; state?: string; verdict?: string | null; reason?: string | null; error?: { code: string; message: string } };
 }
-
-type Kind = 'baseline' | 'candidate';
 
 /**
  * A campaign on the local backend against a private Postgres cluster (the shared server on 5432 is never stopped):
@@ -171,8 +168,6 @@ class Campaign {
     expect(this.answers.filter(({ answer }) => answer.status >= 500 && answer.status !== 503)).toEqual([]);
   }
 }
-
-const noFailedJobs = Object.fromEntries(QUEUE_NAMES.map((name) => [name, 0]));
 
 describe('Postgres stopped and restarted mid-campaign', () => {
   const campaign = new Campaign();
