@@ -43,6 +43,8 @@ export interface CompiledRules {
   rules: Rule[];
   prefilter: RegExp | undefined;
   headers: Rule[];
+  /** Rules with a `disarmPattern`, tried on every line like headers. */
+  disarms: Rule[];
 }
 
 export const newTail = (): TailBuffer => new TailBuffer(LIMITS.tailLines, LIMITS.tailBytes);
@@ -73,7 +75,12 @@ export function compileRules(all: readonly Rule[], command: string): CompiledRul
   const rules = all.filter((rule) => rule.commandPattern === undefined || rule.commandPattern.test(command));
   const prefilter =
     rules.length === 0 ? undefined : new RegExp(rules.map((rule) => `(?:${rule.linePattern.source})`).join('|'));
-  return { rules, prefilter, headers: rules.filter((rule) => rule.headerPattern !== undefined) };
+  return {
+    rules,
+    prefilter,
+    headers: rules.filter((rule) => rule.headerPattern !== undefined),
+    disarms: rules.filter((rule) => rule.disarmPattern !== undefined),
+  };
 }
 
 /** A ring of the last lines of the current step, for evidence context before a match. */
@@ -125,10 +132,15 @@ export function applyRules(step: StepBuilder, compiled: CompiledRules, line: num
     const line = h[at + 1];
     step.state.header = line === undefined ? { path } : { path, line: Number(line) };
   }
+  for (const rule of compiled.disarms) {
+    if (!(rule.disarmPattern as RegExp).test(text)) continue;
+    (step.state.disarmed ??= new Set()).add(rule.id);
+  }
   if (!compiled.prefilter.test(text)) return;
   for (const rule of compiled.rules) {
     const m = rule.linePattern.exec(text);
     if (m === null) continue;
+    if (step.state.disarmed?.has(rule.id) === true) continue;
     if (rule.previousPattern !== undefined) {
       const prev = ring.before(1, step.startLine)[0];
       const p = prev === undefined || prev.line !== line - 1 ? null : rule.previousPattern.exec(prev.text);

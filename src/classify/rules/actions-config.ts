@@ -19,12 +19,14 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
   },
   {
     // upload-artifact prints the same sentence as a warning (`if-no-files-found: warn`) and as the step's failure;
-    // in a log without workflow-command markers it is usually the always() upload after the real failure.
+    // in a log without workflow-command markers it is usually the always() upload after the real failure. The step's
+    // echoed inputs (`if-no-files-found: warn`, kept in logs cut without their group markers) say which one it is.
     id: 'actions-artifact-path',
     type: 'Configuration Error',
     tool: 'actions',
     yieldsTo: ['Code Formatting', 'Code Linting', 'Syntax Error', 'Type Checking', 'Test Failure', 'Assertion Error', 'Runtime Error', 'Dependency Issues', 'Package Installation Error', 'Environment Error', 'Doc/Docstring'],
     linePattern: /^(?:##\[error\])?No files were found with the provided path: /,
+    disarmPattern: /^\s*if-no-files-found: (?:warn|ignore)$/,
     example: { command: 'actions/upload-artifact@v4', lines: ['##[error]No files were found with the provided path: dist/**. No artifacts will be uploaded.'] },
   },
   {

@@ -20,6 +20,8 @@ export const ECOSYSTEM_QUALITY_RULES: Rule[] = [
     id: 'eslint-summary',
     type: 'Code Linting',
     tool: 'eslint',
+    // The count includes parsing errors: when a parsing error explains the step, the summary proves no lint finding.
+    yieldsTo: ['Syntax Error'],
     // pnpm -r and turbo prefix each line with the package; consoles saved in a legacy code page print ✖ as Γ£û.
     linePattern: /^(?:[\w@./-]+ [\w:-]+: |[\w@./-]+:[\w:-]+: )?(?:✖|Γ£û) \d+ problems? \([1-9]\d* errors?/,
     example: { command: 'npm run lint', lines: ['✖ 1 problem (1 error, 0 warnings)'] },

@@ -11,12 +11,13 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     linePattern: /Could not resolve dependencies for project|Could not resolve all (?:files|dependencies) for configuration|no required module provides package|missing go\.sum entry|failed to select a version for the requirement|no matching package named/,
     example: { command: 'go build ./...', lines: ['main.go:3:8: no required module provides package github.com/x/y; to add it:'] },
   },
-  // TypeScript compiler: TS1xxx are syntax errors, TS5xxx config (see environment.ts), the rest type errors.
+  // TypeScript compiler: TS1xxx are syntax errors, TS5xxx config (see environment.ts), the rest type errors; ts-jest
+  // prints the same diagnostics indented under the failed suite.
   {
     id: 'tsc-syntax',
     type: 'Syntax Error',
     tool: 'tsc',
-    linePattern: /^(\S+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS1\d{3}): (.*)$/,
+    linePattern: /^\s*(\S+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS1\d{3}): (.*)$/,
     findingParser: (m) => fileLineFinding({ path: 1, line: m[2] === undefined ? 4 : 2, column: m[2] === undefined ? 5 : 3, code: 6, message: 7 })(m),
     example: { command: 'npx tsc --noEmit', lines: ["src/a.ts(3,14): error TS1005: ';' expected."] },
   },
@@ -24,7 +25,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     id: 'tsc-error',
     type: 'Type Checking',
     tool: 'tsc',
-    linePattern: /^(\S+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS\d+): (.*)$/,
+    linePattern: /^\s*(\S+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS\d+): (.*)$/,
     findingParser: (m) => fileLineFinding({ path: 1, line: m[2] === undefined ? 4 : 2, column: m[2] === undefined ? 5 : 3, code: 6, message: 7 })(m),
     example: { command: 'npx tsc --noEmit', lines: ["src/a.ts(2,7): error TS2322: Type 'string' is not assignable to type 'number'."] },
   },
@@ -48,7 +49,8 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     id: 'npm-install-failed',
     type: 'Package Installation Error',
     tool: 'npm',
-    linePattern: /^npm (?:ERR!|error) (?:code (?:E404|ETARGET|EINTEGRITY|ENOVERSIONS|EBADENGINE|ENOENT|ELIFECYCLE)|404 |notarget )|^error An unexpected error occurred: "https?:\/\/|^ERR_PNPM_(?:FETCH|NO_MATCHING_VERSION)/,
+    // ELIFECYCLE is any package script that failed (`npm run lint`, `npm test`): only an install script's failure is one.
+    linePattern: /^npm (?:ERR!|error) (?:code (?:E404|ETARGET|EINTEGRITY|ENOVERSIONS|EBADENGINE|ENOENT)|404 |notarget |[\w@./-]+@\S+ (?:pre|post)?install: )|^error An unexpected error occurred: "https?:\/\/|^ERR_PNPM_(?:FETCH|NO_MATCHING_VERSION)/,
     context: { after: 2 },
     example: { command: 'npm install', lines: ['npm error code E404'] },
   },

@@ -50,14 +50,15 @@ export const ENVIRONMENT_RULES: Rule[] = [
     type: 'Environment Error',
     tool: 'network',
     yieldsTo: NETWORK_YIELDS,
-    linePattern: /Connection refused|Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|Connection timed out|Failed to establish a new connection|ConnectTimeoutError|ReadTimeoutError|\bECONNRESET\b|\bECONNREFUSED\b|\bETIMEDOUT\b|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|Failed to connect to \S+ port|API rate limit exceeded|\b50[234] (?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b/,
+    linePattern: /Connection refused|Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|Connection timed out|Failed to establish a new connection|ConnectTimeoutError|ReadTimeoutError|\bECONNRESET\b|\bECONNREFUSED\b|\bETIMEDOUT\b|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|Failed to connect to \S+ port|API rate limit exceeded|\b50[234] (?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b|kex_exchange_identification: |^Connection closed by (?:remote host|\S+ port \d+)$|\/ssh\] exited with return code \[255\]/,
     example: { command: 'pip install requests', lines: ["WARNING: Retrying (Retry(total=4)) after connection broken by 'NewConnectionError(': Failed to establish a new connection: [Errno 111] Connection refused')'"] },
   },
   {
     id: 'python-version-unavailable',
     type: 'Environment Error',
     tool: 'setup-python',
-    linePattern: /^(?:##\[error\])?(?:The version '[^']+' with architecture '[^']+' was not found|Version \S+ was not found in the local cache)/,
+    // Not `Version 3.9 was not found in the local cache`: setup-python prints that, then downloads the version.
+    linePattern: /^(?:##\[error\])?The version '[^']+' with architecture '[^']+' was not found/,
     example: { command: 'actions/setup-python@v5', lines: ["##[error]The version '3.6' with architecture 'x64' was not found for Ubuntu 24.04."] },
   },
   // Configuration.
@@ -104,6 +105,9 @@ export const RUNTIME_RULES: Rule[] = [
     // melos's `ScriptException` (a script's exit status, not an exception in the code).
     linePattern: /^(?!AssertionError\b|ScriptException: The script \S+ failed to execute|org\.gradle\.|java\.|javax\.|kotlin\.|kotlinx\.|com\.android\.)((?:\w+\.)*(?:\w+(?:Error|Exception|Exit|Interrupt)|Exception))(?:: .*|$)/,
     headerPattern: /^\s*File "([^"]+)", line (\d+)/,
+    // Python prints it right under a traceback frame (an indented source or caret line); a JavaScript error a test
+    // runner echoes from captured stderr (`stderr | …` then `TypeError: fetch failed`) follows no frame.
+    previousPattern: /^\s+\S|^Traceback \(most recent call last\):$/,
     findingParser: (m, state) =>
       state.header === undefined ? undefined : { path: state.header.path, line: state.header.line ?? 1, message: m[0].trim() },
     context: { before: 4 },

@@ -4,13 +4,18 @@ import type { Rule } from './rule.js';
 
 /** The runner's closing line of a failed step; benchmark datasets store it without the `##[error]` marker. */
 const EXIT = /^(?:##\[error\])?Process completed with exit code (?!0\.)\d+\.$/;
+/**
+ * pytest exits 1 when tests ran and failed; 2 (interrupted: collection errors), 3 (internal error), 4 (usage) and
+ * 5 (no tests collected) say no test failed, so those exits prove no Test Failure.
+ */
+const EXIT_TESTS_FAILED = /^(?:##\[error\])?Process completed with exit code 1\.$/;
 
-const byCommand = (id: string, type: ErrorType, tool: string, commandPattern: RegExp, command: string): Rule => ({
+const byCommand = (id: string, type: ErrorType, tool: string, commandPattern: RegExp, command: string, linePattern = EXIT): Rule => ({
   id,
   type,
   tool,
   commandPattern,
-  linePattern: EXIT,
+  linePattern,
   fallback: true,
   example: { command, lines: ['##[error]Process completed with exit code 1.'] },
 });
@@ -37,7 +42,7 @@ export const FALLBACK_RULES: Rule[] = [
     example: { command: 'make lint', lines: ['Your code has been rated at 5.00/10'] },
   },
   byCommand('exit-pre-commit', 'Code Linting', 'pre-commit', CMD.preCommit, 'pre-commit run --all-files'),
-  byCommand('exit-pytest', 'Test Failure', 'pytest', CMD.pytest, 'python -m pytest'),
+  byCommand('exit-pytest', 'Test Failure', 'pytest', CMD.pytest, 'python -m pytest', EXIT_TESTS_FAILED),
   byCommand('exit-jest', 'Test Failure', 'jest', CMD.jest, 'npm test'),
   byCommand('exit-go-test', 'Test Failure', 'go', CMD.goTest, 'go test ./...'),
   byCommand('exit-formatter', 'Code Formatting', 'formatter', /\bblack\b|\bisort\b|\bruff format\b|\bprettier\b|\bgofmt\b|\bcargo fmt\b|\byapf\b|\bautopep8\b/, 'black --check .'),

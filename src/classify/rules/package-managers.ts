@@ -94,7 +94,7 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     id: 'python-build-backend',
     type: 'Package Installation Error',
     tool: 'uv',
-    linePattern: /The build backend returned an error|Call to `[\w.]+\.build_\w+` failed|Failed to build `[^`]+`|Failed to prepare metadata|Preparing metadata \(pyproject\.toml\): finished with status 'error'/,
+    linePattern: /The build backend returned an error|Call to `[\w.]+\.build_\w+` failed|Failed to build `[^`]+`|Failed to prepare metadata|Preparing metadata \(pyproject\.toml\): finished with status 'error'|hint: This usually indicates a problem with the package or the build\b/,
     context: { after: 3 },
     example: { command: 'uv sync --frozen', lines: ['  ├─▶ The build backend returned an error'] },
   },

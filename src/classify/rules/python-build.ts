@@ -9,7 +9,8 @@ export const PYTHON_BUILD_RULES: Rule[] = [
     id: 'python-syntax-error',
     type: 'Syntax Error',
     tool: 'python',
-    linePattern: /^(?:E\s+)?(?:SyntaxError|IndentationError|TabError): (.*)$/,
+    // Not Node's ES-module linking errors, which it also names SyntaxError (see js-runtime-error).
+    linePattern: /^(?:E\s+)?(?:SyntaxError|IndentationError|TabError): (?!Named export '[^']*' not found|The requested module '[^']*' does not provide an export named)(.*)$/,
     headerPattern: PY_FILE_HEADER,
     findingParser: headerFinding(1),
     context: { before: 4 },

@@ -196,6 +196,17 @@ export const PYTHON_QUALITY_RULES: Rule[] = [
     example: { command: 'sphinx-build -W docs docs/_build', lines: ['/w/docs/index.rst:5: WARNING: Title underline too short.'] },
   },
   {
+    // Sphinx/docutils name the document (or `module.py:docstring of name`) before the line: that shape is a
+    // documentation diagnostic whatever command ran the build (`make html`, tox, a docs action).
+    id: 'docutils-diagnostic',
+    type: 'Doc/Docstring',
+    tool: 'sphinx',
+    // A `.py` path counts only with `:docstring of` (the finding then points at the module).
+    linePattern: /^(\S+?\.(?:rst|md|txt)|\S+?\.py(?=:docstring of ))(:docstring of [\w.]+)?:(\d+): (?:(?:WARNING|ERROR|SEVERE|CRITICAL): |\((?:WARNING|ERROR|SEVERE)\/\d\) )(.*)$/,
+    findingParser: fileLineFinding({ path: 1, line: 3, message: 4 }),
+    example: { command: 'tox -e docs', lines: ['/w/docs/usage.rst:198: ERROR: Unexpected indentation.'] },
+  },
+  {
     id: 'interrogate-failed',
     type: 'Doc/Docstring',
     tool: 'interrogate',

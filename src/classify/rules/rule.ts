@@ -4,6 +4,8 @@ import type { Finding } from '../types.js';
 /** Per-step scanner state a finding parser may read (the file header a tool printed last). */
 export interface RuleState {
   header?: { path: string; line?: number };
+  /** Rules an earlier line of the step disarmed (see `Rule.disarmPattern`). */
+  disarmed?: Set<string>;
   /** The groups `previousPattern` matched on the line before the current match (set for rules that have one). */
   previous?: RegExpExecArray;
 }
@@ -29,6 +31,11 @@ export interface Rule {
    * parser as `state.previous`.
    */
   previousPattern?: RegExp;
+  /**
+   * An earlier line of the same step that says the rule's line is not the failure (upload-artifact echoes
+   * `if-no-files-found: warn`, then prints the same sentence it prints as an error): the rule passes later lines on.
+   */
+  disarmPattern?: RegExp;
   findingParser?: (match: RegExpExecArray, state: RuleState) => ParsedFinding | undefined;
   /** Lines of context kept around the matching line in the evidence. */
   context?: { before?: number; after?: number };

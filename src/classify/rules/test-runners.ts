@@ -14,6 +14,17 @@ export const TEST_RUNNER_RULES: Rule[] = [
     example: { command: 'npx vitest run', lines: ["AssertionError: expected 'sale-3' to be 'B' // Object.is equality"] },
   },
   {
+    // vitest names the error right under the failed test's header: an assertion is read above, anything else was
+    // thrown by the code under test.
+    id: 'vitest-test-error',
+    type: 'Runtime Error',
+    tool: 'vitest',
+    linePattern: /^(?!AssertionError\b)(?:[A-Z]\w*)?Error: (?!expect\()/,
+    previousPattern: /^\s*FAIL\s+\S+\.[cm]?[jt]sx?\s+>/,
+    context: { before: 1, after: 1 },
+    example: { command: 'npx vitest run', lines: [' FAIL  test/cli.test.ts > cli > applies the plan', 'Error: [apply_validation] Failed to apply changes to resource'] },
+  },
+  {
     id: 'rspec-assertion',
     type: 'Assertion Error',
     tool: 'rspec',
@@ -56,9 +67,17 @@ export const TEST_RUNNER_RULES: Rule[] = [
     id: 'js-runtime-error',
     type: 'Runtime Error',
     tool: 'node',
-    linePattern: /^\s*(?:Uncaught )?TypeError: (?:.* is not a function|Cannot read properties of (?:undefined|null)|Cannot set properties of|.* is not iterable|.* is not a constructor)|^\s*ReferenceError: \S+ is not defined|TestingLibraryElementError: |Error occurred prerendering page|An error occurred while rendering frame/,
+    linePattern: /^\s*(?:Uncaught )?TypeError: (?:.* is not a function|Cannot read properties of (?:undefined|null)|Cannot set properties of|.* is not iterable|.* is not a constructor)|^\s*ReferenceError: \S+ is not defined|TestingLibraryElementError: |Error occurred prerendering page|An error occurred while rendering frame|^\s*SyntaxError: (?:Named export '[^']*' not found|The requested module '[^']*' does not provide an export named)/,
     context: { after: 1 },
     example: { command: 'npx vitest run', lines: ['TypeError: Cannot read properties of undefined (reading \'length\')'] },
+  },
+  {
+    // Playwright's summary of errors thrown outside any test (fixtures, hooks, a crashed page or browser).
+    id: 'playwright-error-outside-tests',
+    type: 'Runtime Error',
+    tool: 'playwright',
+    linePattern: /^\s+[1-9]\d{0,6} errors? (?:was|were) not a part of any test\b/,
+    example: { command: 'npx playwright test', lines: ['  2 errors were not a part of any test, see above for details'] },
   },
   {
     id: 'native-crash',
@@ -72,7 +91,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
     id: 'jest-suite-syntax',
     type: 'Syntax Error',
     tool: 'jest',
-    linePattern: /^\s+SyntaxError: (?!Unexpected token .* in JSON|Unexpected end of JSON)(.*)$/,
+    linePattern: /^\s+SyntaxError: (?!Unexpected token .* in JSON|Unexpected end of JSON|Named export '[^']*' not found|The requested module '[^']*' does not provide an export named)(.*)$/,
     previousPattern: /^\s*$|Jest encountered an unexpected token|Details:|●/,
     context: { before: 2 },
     example: { command: 'npx jest', lines: ['  ● Test suite failed to run', '', "    SyntaxError: Cannot use 'import.meta' outside a module"] },

@@ -12,11 +12,12 @@ const corpus = loadCorpus();
 const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
 
 /**
- * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.694 and 0.541),
- * rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither is reached yet
- * (see docs/classification.md). Raise these when the rules improve; never lower them to let a change through.
+ * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.773 and 0.577 on
+ * the 437-log corpus, 2026-12-01), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
+ * is reached yet (see docs/classification.md). Raise these when the rules improve; never lower them to let a change
+ * through.
  */
-const FLOORS = { evaluationFull: 0.69, evaluationTail: 0.54 } as const;
+const FLOORS = { evaluationFull: 0.77, evaluationTail: 0.57 } as const;
 
 const results = new Map<string, CorpusScore>();
 async function measured(key: string, run: () => Promise<CorpusScore>): Promise<CorpusScore> {

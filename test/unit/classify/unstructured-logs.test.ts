@@ -113,4 +113,71 @@ describe('logs without the usual structure', () => {
     const result = await classifyJob({ log });
     expect(result.labels).toEqual([]);
   });
+  it('reads a pytest run interrupted during collection (exit 2) as no test failure', async () => {
+    const tail = [
+      '============================= test session starts ==============================',
+      'collected 12 items / 1 error',
+      '=========================== short test summary info ============================',
+      'ERROR tests/test_api.py',
+      '!!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!',
+      '1 error in 0.41s',
+      'Process completed with exit code 2.',
+    ].join('\n');
+    const interrupted = await classifyJob({ log: tail, jobConclusion: 'failure' });
+    expect(labelTypes(interrupted)).not.toContain('Test Failure');
+    const failed = await classifyJob({ log: tail.replace('exit code 2.', 'exit code 1.'), jobConclusion: 'failure' });
+    expect(labelTypes(failed)).toContain('Test Failure');
+  });
+
+  it('reads "No files were found" as a warning when the upload step echoed if-no-files-found: warn', async () => {
+    const upload = (mode: string): string =>
+      [
+        'with:',
+        '  name: test-results',
+        '  path: test-results/',
+        `  if-no-files-found: ${mode}`,
+        'No files were found with the provided path: test-results/. No artifacts will be uploaded.',
+      ].join('\n');
+    expect(labelTypes(await classifyJob({ log: upload('warn'), jobConclusion: 'failure' }))).toEqual([]);
+    expect(labelTypes(await classifyJob({ log: upload('error'), jobConclusion: 'failure' }))).toEqual(['Configuration Error']);
+  });
+
+  it('does not read setup-python downloading a version missing from the cache as an environment error', async () => {
+    const tail = [
+      'Version 3.9 was not found in the local cache',
+      'Version 3.9 is available for downloading',
+      'Download from "https://github.com/actions/python-versions/releases/download/3.9.13-1/python-3.9.13-linux-x64.tar.gz"',
+      '=========================== 1 failed, 5 passed in 0.20s ===========================',
+      'Process completed with exit code 1.',
+    ].join('\n');
+    expect(labelTypes(await classifyJob({ log: tail, jobConclusion: 'failure' }))).toEqual(['Test Failure']);
+  });
+
+  it('reads a JavaScript error echoed from captured stderr as no Python exception, and a vitest error as a runtime error', async () => {
+    const stderr = [
+      'stderr | src/auth.test.ts > signs in anonymously',
+      'TypeError: fetch failed',
+      '    at node:internal/deps/undici/undici:14902:13',
+      ' Test Files  1 failed | 3 passed (4)',
+      'Process completed with exit code 1.',
+    ].join('\n');
+    expect(labelTypes(await classifyJob({ log: stderr, jobConclusion: 'failure' }))).toEqual(['Test Failure']);
+    const thrown = [
+      ' FAIL  test/cli.test.ts > cli > applies the plan',
+      'Error: [apply_validation] Failed to apply changes to resource: "github-cli"',
+      ' Test Files  1 failed | 3 passed (4)',
+      'Process completed with exit code 1.',
+    ].join('\n');
+    expect(labelTypes(await classifyJob({ log: thrown, jobConclusion: 'failure' })).sort()).toEqual(['Runtime Error', 'Test Failure']);
+  });
+
+  it("reads Node's ES-module linking error as a runtime error, not a syntax error", async () => {
+    const tail = [
+      "import { ServerStyleSheet } from 'styled-components';",
+      '         ^^^^^^^^^^^^^^^^',
+      "SyntaxError: Named export 'ServerStyleSheet' not found. The requested module 'styled-components' is a CommonJS module, which may not support all module.exports as named exports.",
+      'Process completed with exit code 1.',
+    ].join('\n');
+    expect(labelTypes(await classifyJob({ log: tail, jobConclusion: 'failure' }))).toEqual(['Runtime Error']);
+  });
 });
