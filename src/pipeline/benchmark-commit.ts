@@ -1,11 +1,10 @@
 import type { PublishInput } from '../backends/ci-backend.js';
 import type { InstanceRow, SubmissionRow } from '../db/index.js';
-import { applyPatch } from '../git/index.js';
+import { applyPatch, readFilesAt } from '../git/index.js';
 import { loadDatasetPolicy, protectPatch, renderProtection, withKeptWorkflows, type ProtectionRecord } from '../protection/index.js';
 import { applyRunnerLabels, deletionReport, isWorkflowFile, renderReport, lintReport, renderTemplate, selectWorkflowFilesToDelete, standardizeWorkflowText, type ReportEntry, type StandardizeResult } from '../workflows/index.js';
 import type { PipelineDeps } from './context.js';
 import type { PreflightRecord } from './preflight.js';
-import { workflowFilesAt } from './workflow-files.js';
 
 export const COMMIT_IDENTITY = { name: 'ci-replay', email: 'ci-replay@users.noreply.github.com' };
 
@@ -73,7 +72,8 @@ export async function buildBenchmarkCommit(
   const protection = await protectPatch({ gitDir, instance, submission, policy: await loadDatasetPolicy(deps.repos.datasetPolicies, instance.dataset), identity: COMMIT_IDENTITY });
   if (!protection.ok) return { ok: false, message: protection.message };
   const patchedWorkflow = protection.keptWorkflows.get(instance.workflowPath) ?? null;
-  const files = withKeptWorkflows(await workflowFilesAt(gitDir, instance.shaFail), protection.keptWorkflows);
+  const read = await readFilesAt(gitDir, instance.shaFail, '.github/workflows');
+  const files = withKeptWorkflows(read.map((file) => ({ path: file.path, text: file.bytes.toString('utf8') })), protection.keptWorkflows);
   // The commit's other workflows let the standardizer judge local reusable callees by what they do, and give a
   // reusable workflow run as the entry the inputs its callers pass.
   const unlabelled = await standardizedWorkflow(deps, instance, patchedWorkflow, files);

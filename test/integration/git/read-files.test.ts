@@ -5,7 +5,6 @@ import { createMirrorCache } from '../../../src/git/mirror-cache.js';
 import { listFilesAt, readFileAt, readFilesAt } from '../../../src/git/read-files.js';
 import { runGit } from '../../../src/git/run-git.js';
 import { isAppError } from '../../../src/errors.js';
-import { workflowFilesAt } from '../../../src/pipeline/workflow-files.js';
 import { appendCommits, binaryContent, makeTempDir, removeDir, standardFixture, type FixtureRepo } from '../../support/git-fixtures.js';
 
 const logger = pino({ level: 'silent' });
@@ -71,21 +70,5 @@ describe('readFilesAt', () => {
     } finally {
       await removeDir(lonely);
     }
-  });
-});
-
-describe('workflowFilesAt', () => {
-  it('gives the workflow texts of a commit, the same on a second read, each caller its own copy', async () => {
-    const first = await workflowFilesAt(gitDir, sha);
-    const expected = (await readFilesAt(gitDir, sha, '.github/workflows')).map((file) => ({ path: file.path, text: file.bytes.toString('utf8') }));
-    expect(first).toEqual(expected);
-    first[0]!.text = 'changed by a caller';
-    first.pop();
-    expect(await workflowFilesAt(gitDir, sha)).toEqual(expected);
-  });
-
-  it('keeps commits apart: the fixture base lacks the files added on top', async () => {
-    const base = await workflowFilesAt(gitDir, upstream.shas[1] ?? '');
-    expect(base.map((file) => file.path).sort()).toEqual(['.github/workflows/ci.yml', '.github/workflows/lint.yml']);
   });
 });
