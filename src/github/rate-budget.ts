@@ -16,6 +16,9 @@ import { randomUUID } from 'node:crypto';
  * Without Redis both live in this process only. A Redis failure never blocks a request (fail open: GitHub's headers
  * still pause the key).
  */
+/** How long past a pause's end a waiting request goes out (clock and TTL rounding between Node and Redis). */
+const PAST_PAUSE_MS = 5;
+
 export interface RateBudget {
   /** Resolves when requests under `key` may go out (waits out a recorded pause, capped at maxWaitMs). */
   waitTurn(key: string): Promise<void>;
@@ -132,7 +135,9 @@ function budgetOver(store: Store, options: RateBudgetOptions): RateBudget {
     async waitTurn(key) {
       const until = await store.read(key);
       const wait = Math.min(until - Date.now(), maxWaitMs);
-      if (wait > 0) await sleep(wait);
+      // A few ms past the pause: the shared key (its TTL set by Redis when written) has expired too by then, so the
+      // next caller does not read a pause that is over by this process's clock but not yet by Redis'.
+      if (wait > 0) await sleep(wait + PAST_PAUSE_MS);
     },
     async observe(key, headers) {
       const remaining = Number(headers['x-ratelimit-remaining']);
