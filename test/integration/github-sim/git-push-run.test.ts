@@ -194,6 +194,28 @@ describe('plain git push to the simulator', () => {
     await sim.idle();
   });
 
+  it('reports only its own refs for each of several concurrent pushes: one push event and one run per branch', async () => {
+    const token = sim.installationToken(installationId);
+    const clone = join(work, 'clone-concurrent');
+    await gitIn(work, [...credentialArgs(token), 'clone', '-q', sim.gitUrl('bench', 'demo'), clone]);
+    const branches = Array.from({ length: 6 }, (_, index) => `ci-replay/concurrent/${index}`);
+    const shas: string[] = [];
+    for (const [index, branch] of branches.entries()) {
+      await gitIn(clone, ['checkout', '-q', '-B', `local-${index}`, 'origin/main']);
+      await writeFile(join(clone, 'fix.txt'), `concurrent ${index}\n`);
+      await gitIn(clone, ['add', '.']);
+      await gitIn(clone, ['-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-q', '-m', `Change ${branch}`]);
+      shas.push((await gitIn(clone, ['rev-parse', 'HEAD'])).stdout.trim());
+    }
+    const pushesBefore = receiver.received.filter((d) => d.event === 'push').length;
+    await Promise.all(branches.map((branch, index) => gitIn(clone, [...credentialArgs(token), 'push', '-q', 'origin', `${shas[index]}:refs/heads/${branch}`])));
+    // Before the fix, a push that ended after another had started reported that one's ref too (refs listed before/after).
+    expect(shas.map((sha) => [...sim.state.runs.values()].filter((r) => r.headSha === sha).map((r) => r.headBranch))).toEqual(branches.map((branch) => [branch]));
+    await sim.idle();
+    const pushes = receiver.received.filter((d) => d.event === 'push').slice(pushesBefore).map((d) => String(d.payload.ref)).sort();
+    expect(pushes).toEqual(branches.map((branch) => `refs/heads/${branch}`).sort());
+  });
+
   it('accepts gzip request bodies on git-upload-pack and on the REST API', async () => {
     const token = sim.installationToken(installationId);
     const basic = `Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;

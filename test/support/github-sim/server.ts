@@ -1,10 +1,12 @@
 import { randomUUID, type KeyObject } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { authenticate, hasPermission, installationAuth, tokenCoversRepo, type AuthContext } from './auth.js';
 import type { SimContext } from './context.js';
 import { takeApiFault, type ApiFaultRule } from './faults.js';
-import { listRefs } from './git/bare-repo.js';
+import { readPushLog } from './git/bare-repo.js';
 import { serveGitCgi } from './git/http-backend.js';
 import { GhError } from './http/gh-error.js';
 import { matchRoute, type Route, type SimResponse } from './http/router.js';
@@ -218,21 +220,17 @@ async function serveGit(deps: ServerDeps, req: IncomingMessage, res: ServerRespo
   }
   const allowWorkflows = auth.kind === 'installation' && hasPermission(auth.token.permissions, 'workflows', 'write');
   const pushing = writing && subPath === '/git-receive-pack';
-  const before = pushing ? await listRefs(repo.gitDir) : null;
+  // Each push names its own log file: the post-receive hook writes the refs that push (and no concurrent one) updated.
+  const pushLog = pushing ? join(tmpdir(), `github-sim-push-${randomUUID()}`) : null;
   await serveGitCgi(req, res, {
     gitDir: repo.gitDir,
     subPath,
     query: url.search.replace(/^\?/, ''),
     remoteUser: auth.kind === 'installation' ? 'x-access-token' : '',
-    extraEnv: { SIM_ALLOW_WORKFLOWS: allowWorkflows ? '1' : '0' },
-    beforeEnd: before
+    extraEnv: { SIM_ALLOW_WORKFLOWS: allowWorkflows ? '1' : '0', ...(pushLog ? { SIM_PUSH_LOG: pushLog } : {}) },
+    beforeEnd: pushLog
       ? async () => {
-          const after = await listRefs(repo.gitDir);
-          const refs = new Set([...before.keys(), ...after.keys()]);
-          const zero = '0'.repeat(40);
-          const updates = [...refs]
-            .map((ref) => ({ ref, before: before.get(ref) ?? zero, after: after.get(ref) ?? zero }))
-            .filter((u) => u.before !== u.after);
+          const updates = await readPushLog(pushLog);
           if (updates.length > 0) await handlePush(ctx, deps.engine, repo, updates);
         }
       : undefined,

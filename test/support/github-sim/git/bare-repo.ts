@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { git, gitOk } from './git-cli.js';
@@ -25,11 +25,23 @@ done
 exit $status
 `;
 
+/**
+ * Post-receive hook: writes the refs this push updated (`old new ref` lines) to the file the simulator names per
+ * request, so concurrent pushes each report only their own refs (as GitHub's push events do).
+ */
+const POST_RECEIVE = `#!/bin/sh
+[ -n "$SIM_PUSH_LOG" ] && cat > "$SIM_PUSH_LOG"
+exit 0
+`;
+
 export async function installHooks(gitDir: string): Promise<void> {
   const hook = join(gitDir, 'hooks', 'pre-receive');
   await mkdir(dirname(hook), { recursive: true });
   await writeFile(hook, PRE_RECEIVE);
   await chmod(hook, 0o755);
+  const postReceive = join(gitDir, 'hooks', 'post-receive');
+  await writeFile(postReceive, POST_RECEIVE);
+  await chmod(postReceive, 0o755);
   await gitOk(['config', 'http.receivepack', 'true'], { cwd: gitDir });
   await gitOk(['config', 'uploadpack.allowAnySHA1InWant', 'true'], { cwd: gitDir });
   await gitOk(['config', 'receive.denyDeleteCurrent', 'false'], { cwd: gitDir });
@@ -176,4 +188,16 @@ export async function changedFiles(gitDir: string, ref: string, before: string, 
   const diff = await git(['diff', '--name-only', '--no-renames', from, after], { cwd: gitDir });
   // `before` unknown here (e.g. history rewritten elsewhere): GitHub runs the workflow when it cannot diff.
   return diff.code === 0 ? lines(diff.stdout) : lines(await gitOk(['ls-tree', '-r', '--name-only', after], { cwd: gitDir }));
+}
+
+/** The ref updates a post-receive hook recorded in `path` (none when the push updated nothing); removes the file. */
+export async function readPushLog(path: string): Promise<{ ref: string; before: string; after: string }[]> {
+  const text = await readFile(path, 'utf8').catch(() => '');
+  await rm(path, { force: true });
+  return text
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter((fields) => fields.length === 3)
+    .map(([before = '', after = '', ref = '']) => ({ ref, before, after }))
+    .filter((update) => update.before !== update.after);
 }
