@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { noFailedJobs } from '../support/fault-campaign.js';
 import { GithubFaultCampaign } from '../support/github-fault-campaign.js';
 import { waitFor } from '../support/wait-for.js';
@@ -43,6 +43,7 @@ async function expectCompletedOnce(campaign: GithubFaultCampaign, ids: string[])
 describe('GitHub webhook deliveries across a Redis outage and a FLUSHALL (private Redis, real worker process)', () => {
   const campaign = new GithubFaultCampaign({ NO_RUN_GRACE_SECONDS: '600' });
   beforeAll(() => campaign.start(), 120_000);
+  afterEach(() => campaign.stopWorkers(), 30_000);
   afterAll(() => campaign.destroy(), 60_000);
 
   it('deliveries accepted while Redis is down are answered 2xx, kept in Postgres and processed once Redis is back (restarted empty)', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../src/auth/tokens.js';
 import { noFailedJobs } from '../support/fault-campaign.js';
 import { GithubFaultCampaign } from '../support/github-fault-campaign.js';
@@ -39,6 +39,7 @@ async function expectExactlyOnce(campaign: GithubFaultCampaign, ids: string[]): 
 describe('GitHub backend: a worker SIGKILLed mid-pipeline, then restarted (simulator, real worker processes)', () => {
   const campaign = new GithubFaultCampaign();
   beforeAll(() => campaign.start(), 120_000);
+  afterEach(() => campaign.stopWorkers(), 30_000);
   afterAll(() => campaign.destroy(), 60_000);
 
   it('killed after the push, before `published` is recorded: re-prepared without a second push, one run, one check run, one result', async () => {

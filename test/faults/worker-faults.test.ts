@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultStep } from '../../src/config.js';
 import { FaultCampaign, LONG_SLEEP, noFailedJobs, type Kind } from '../support/fault-campaign.js';
 import { waitFor } from '../support/wait-for.js';
@@ -53,6 +53,7 @@ async function expectExactlyOnce(campaign: FaultCampaign, ids: string[]): Promis
 describe('a worker SIGKILLed in each pipeline step, then restarted', () => {
   const campaign = new FaultCampaign();
   beforeAll(() => campaign.start(), 60_000);
+  afterEach(() => campaign.stopWorkers(), 30_000);
   afterAll(() => campaign.destroy());
 
   /** Which submissions reach the step: a log is archived only for a failing job (the baseline). */
@@ -105,6 +106,7 @@ describe('a worker SIGKILLed in each pipeline step, then restarted', () => {
 describe('a run outside a sandbox whose worker died (its step processes outlive it)', () => {
   const campaign = new FaultCampaign({ EXECUTOR_SANDBOX: 'off' });
   beforeAll(() => campaign.start(), 60_000);
+  afterEach(() => campaign.stopWorkers(), 30_000);
   afterAll(() => campaign.destroy());
 
   it('is re-run as a new attempt after its leftover processes are killed and its work folder removed', async () => {
@@ -147,6 +149,7 @@ describe('a run outside a sandbox whose worker died (its step processes outlive 
 describe('graceful shutdown (SIGTERM)', () => {
   const campaign = new FaultCampaign({ SHUTDOWN_GRACE_MS: '1500' });
   beforeAll(() => campaign.start(), 60_000);
+  afterEach(() => campaign.stopWorkers(), 30_000);
   afterAll(() => campaign.destroy());
 
   it('lets a job that ends within the grace period finish, then exits 0', async () => {

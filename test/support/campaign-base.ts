@@ -79,10 +79,18 @@ export abstract class CampaignBase {
     return failed;
   }
 
+  /**
+   * SIGKILLs every worker still alive. Run after each test, so a worker a failed test left running never takes the
+   * next test's submissions (one failure then reads as one, not as a cascade).
+   */
+  async stopWorkers(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.kill('SIGKILL')));
+  }
+
   /** Kills the workers, then runs `close` (what the subclass runs in-process) and removes Redis, database and folder. */
   protected async teardown(close: () => Promise<void>): Promise<void> {
     try {
-      await Promise.all(this.workers.map((worker) => worker.kill('SIGKILL')));
+      await this.stopWorkers();
       await close();
     } finally {
       await this.redis?.destroy();
