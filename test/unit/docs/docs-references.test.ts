@@ -89,9 +89,10 @@ describe('docs references', () => {
     expect([...new Set(problems)]).toEqual([]);
   });
 
-  it('documents in docs/configuration.md exactly the variables src/config.ts reads', () => {
-    const source = read('src/config.ts');
-    const start = source.indexOf('const schema = z');
+  it('documents in docs/configuration.md exactly the variables src/config.ts reads (schema: src/config/env-schema.ts)', () => {
+    expect(read('src/config.ts')).toContain('envSchema.safeParse(');
+    const source = read('src/config/env-schema.ts');
+    const start = source.indexOf('export const envSchema = z');
     const end = source.indexOf('.superRefine', start);
     expect(start).toBeGreaterThan(-1);
     expect(end).toBeGreaterThan(start);
