@@ -43,7 +43,10 @@ async function expectCompletedOnce(campaign: GithubFaultCampaign, ids: string[])
 describe('GitHub webhook deliveries across a Redis outage and a FLUSHALL (private Redis, real worker process)', () => {
   const campaign = new GithubFaultCampaign({ NO_RUN_GRACE_SECONDS: '600' });
   beforeAll(() => campaign.start(), 120_000);
-  afterEach(() => campaign.stopWorkers(), 30_000);
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') campaign.printWorkerLogs();
+    await campaign.stopWorkers();
+  }, 30_000);
   afterAll(() => campaign.destroy(), 60_000);
 
   it('deliveries accepted while Redis is down are answered 2xx, kept in Postgres and processed once Redis is back (restarted empty)', async () => {

@@ -14,7 +14,7 @@ const CONCLUSION = { failed: 'failure', passed: 'success' } as const;
 async function expectExactlyOnce(campaign: GithubFaultCampaign, ids: string[]): Promise<void> {
   for (const row of await campaign.finished(ids)) {
     const expected = campaign.expected.get(row.id)!;
-    expect({ id: row.id, state: row.state, verdict: row.verdict }).toEqual({ id: row.id, state: 'completed', verdict: expected });
+    expect({ id: row.id, state: row.state, verdict: row.verdict }, `${row.reason ?? ''}: ${row.errorMessage ?? ''}`).toEqual({ id: row.id, state: 'completed', verdict: expected });
     expect(row).toMatchObject({ leaseOwner: null, leaseExpiresAt: null });
     expect(await campaign.branches(row.id)).toEqual([{ ref: `refs/heads/${row.branch}`, sha: row.headSha }]);
     expect(campaign.simRuns(row.headSha)).toHaveLength(1);
@@ -39,7 +39,10 @@ async function expectExactlyOnce(campaign: GithubFaultCampaign, ids: string[]): 
 describe('GitHub backend: a worker SIGKILLed mid-pipeline, then restarted (simulator, real worker processes)', () => {
   const campaign = new GithubFaultCampaign();
   beforeAll(() => campaign.start(), 120_000);
-  afterEach(() => campaign.stopWorkers(), 30_000);
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') campaign.printWorkerLogs();
+    await campaign.stopWorkers();
+  }, 30_000);
   afterAll(() => campaign.destroy(), 60_000);
 
   it('killed after the push, before `published` is recorded: re-prepared without a second push, one run, one check run, one result', async () => {

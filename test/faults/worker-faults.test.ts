@@ -53,7 +53,10 @@ async function expectExactlyOnce(campaign: FaultCampaign, ids: string[]): Promis
 describe('a worker SIGKILLed in each pipeline step, then restarted', () => {
   const campaign = new FaultCampaign();
   beforeAll(() => campaign.start(), 60_000);
-  afterEach(() => campaign.stopWorkers(), 30_000);
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') campaign.printWorkerLogs();
+    await campaign.stopWorkers();
+  }, 30_000);
   afterAll(() => campaign.destroy());
 
   /** Which submissions reach the step: a log is archived only for a failing job (the baseline). */
@@ -106,7 +109,10 @@ describe('a worker SIGKILLed in each pipeline step, then restarted', () => {
 describe('a run outside a sandbox whose worker died (its step processes outlive it)', () => {
   const campaign = new FaultCampaign({ EXECUTOR_SANDBOX: 'off' });
   beforeAll(() => campaign.start(), 60_000);
-  afterEach(() => campaign.stopWorkers(), 30_000);
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') campaign.printWorkerLogs();
+    await campaign.stopWorkers();
+  }, 30_000);
   afterAll(() => campaign.destroy());
 
   it('is re-run as a new attempt after its leftover processes are killed and its work folder removed', async () => {
@@ -149,7 +155,10 @@ describe('a run outside a sandbox whose worker died (its step processes outlive 
 describe('graceful shutdown (SIGTERM)', () => {
   const campaign = new FaultCampaign({ SHUTDOWN_GRACE_MS: '1500' });
   beforeAll(() => campaign.start(), 60_000);
-  afterEach(() => campaign.stopWorkers(), 30_000);
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') campaign.printWorkerLogs();
+    await campaign.stopWorkers();
+  }, 30_000);
   afterAll(() => campaign.destroy());
 
   it('lets a job that ends within the grace period finish, then exits 0', async () => {

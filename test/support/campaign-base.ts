@@ -87,6 +87,24 @@ export abstract class CampaignBase {
     await Promise.all(this.workers.map((worker) => worker.kill('SIGKILL')));
   }
 
+  /**
+   * After a failed test: the workers' warnings and errors, and every line about `ids`, printed compactly (CI keeps
+   * only the test output; without them a fault that happened once cannot be told from its symptom).
+   */
+  printWorkerLogs(ids: string[] = [...this.expected.keys()]): void {
+    const lines: string[] = [];
+    for (const [index, worker] of this.workers.entries()) {
+      for (const record of worker.logs) {
+        const about = ids.includes(String(record.submissionId ?? ''));
+        if (!about && (record.level ?? 0) < 40) continue;
+        const { level, time, msg, submissionId, err, service: _service, pid: _pid, hostname: _hostname, ...rest } = record;
+        const error = typeof err === 'object' && err !== null ? String((err as { message?: unknown }).message ?? '') : '';
+        lines.push(`worker ${index} ${new Date(Number(time)).toISOString().slice(11, 23)} ${String(level)} ${String(submissionId ?? '-').slice(0, 8)} ${String(msg)} ${JSON.stringify(rest).slice(0, 300)}${error ? ` err=${error.slice(0, 300)}` : ''}`);
+      }
+    }
+    console.info(`worker logs (${lines.length} lines, last 300):\n${lines.slice(-300).join('\n')}`);
+  }
+
   /** Kills the workers, then runs `close` (what the subclass runs in-process) and removes Redis, database and folder. */
   protected async teardown(close: () => Promise<void>): Promise<void> {
     try {

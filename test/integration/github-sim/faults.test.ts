@@ -237,6 +237,42 @@ describe('simulator fault injection', () => {
     await sim.idle();
   });
 
+  it('never shows a fork as ready before its initial state is set (Actions and its workflows disabled), however slow the copy', async () => {
+    // No fork delay: before the fix a fork answered as ready while its copy ran, with Actions still enabled, so a
+    // second job could push there before the workflows were disabled and get no run.
+    const quick = await startGithubSim({ forkDelayMs: 0 });
+    try {
+      const owner = quick.createInstallation({ account: 'up' });
+      const forks = quick.createInstallation({ account: 'copies' });
+      const files: Record<string, string> = { '.github/workflows/q.yml': QUICK };
+      for (let i = 0; i < 400; i += 1) files[`src/file-${i}.txt`] = `${i}\n`.repeat(50);
+      await quick.createRepo({ owner: 'up', name: 'big', files });
+      const auth = { authorization: `token ${quick.installationToken(forks.id)}` };
+      expect(owner.id).not.toBe(forks.id);
+      let created = false;
+      const forking = fetch(`${quick.url}/repos/up/big/forks`, { method: 'POST', headers: auth, body: JSON.stringify({ organization: 'copies' }) }).then((response) => {
+        created = true;
+        return response.status;
+      });
+      const seen: string[] = [];
+      while (!created || seen.at(-1) !== 'ready') {
+        const refs = await fetch(`${quick.url}/repos/copies/big/git/matching-refs/heads`, { headers: auth });
+        if (refs.status !== 200) {
+          seen.push(String(refs.status));
+          continue;
+        }
+        const permissions = (await (await fetch(`${quick.url}/repos/copies/big/actions/permissions`, { headers: auth })).json()) as { enabled: boolean };
+        const workflows = (await (await fetch(`${quick.url}/repos/copies/big/actions/workflows`, { headers: auth })).json()) as { workflows: { state: string }[] };
+        expect({ enabled: permissions.enabled, workflows: workflows.workflows.map((w) => w.state) }).toEqual({ enabled: false, workflows: ['disabled_fork'] });
+        seen.push('ready');
+      }
+      expect(await forking).toBe(202);
+      expect(seen.at(-1)).toBe('ready');
+    } finally {
+      await quick.close();
+    }
+  });
+
   it('keeps a run queued, cancels or times out a running run, and re-runs as a new attempt', async () => {
     sim.faults.runNeverStarts({ branch: 'ci-replay/stuck/' + String(branchNo + 1) });
     const stuck = await push('ci-replay/stuck');

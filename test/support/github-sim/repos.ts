@@ -34,8 +34,14 @@ export async function createRepoRecord(ctx: SimContext, options: CreateRepoOptio
   return repo;
 }
 
-/** Starts an asynchronous fork: the record exists at once, the git data becomes available after `forkDelayMs`. */
-export async function forkRepo(ctx: SimContext, source: SimRepo, owner: string, name: string, defaultBranchOnly: boolean): Promise<SimRepo> {
+/**
+ * Starts an asynchronous fork: the record exists at once; the git data becomes available `forkDelayMs` after the
+ * copy and `setUp` (the fork's initial state, e.g. its workflows disabled) are done, so no request ever sees a fork
+ * whose git data is there but whose initial state is not yet. A second request for the same fork returns it as is.
+ */
+export async function forkRepo(
+  ctx: SimContext, source: SimRepo, owner: string, name: string, defaultBranchOnly: boolean, setUp: (fork: SimRepo) => Promise<void> = async () => undefined,
+): Promise<SimRepo> {
   const existing = findRepo(ctx.state, owner, name);
   if (existing && existing.parentId === source.id) return existing;
   if (existing) throw new GhError(422, 'Repository creation failed.', { extra: { errors: [{ resource: 'Repository', code: 'custom', field: 'name', message: 'name already exists on this account' }] } });
@@ -47,11 +53,12 @@ export async function forkRepo(ctx: SimContext, source: SimRepo, owner: string, 
     id, owner: account, name, fullName: `${account.login}/${name}`, gitDir, defaultBranch: source.defaultBranch,
     private: source.private, description: source.description, parentId: source.id, sourceId: source.sourceId ?? source.id,
     createdAt: now, updatedAt: now, pushedAt: source.pushedAt,
-    readyAt: ctx.stuckForks.has(source.fullName.toLowerCase()) ? Number.POSITIVE_INFINITY : Date.now() + ctx.forkDelayMs,
+    readyAt: Number.POSITIVE_INFINITY,
     actionsEnabled: true, workflows: [],
   };
   ctx.state.repos.set(repoKey(account.login, name), fork);
   await cloneBare(source.gitDir, gitDir, defaultBranchOnly ? source.defaultBranch : null);
-  if (fork.readyAt !== Number.POSITIVE_INFINITY) fork.readyAt = Date.now() + ctx.forkDelayMs;
+  await setUp(fork);
+  if (!ctx.stuckForks.has(source.fullName.toLowerCase())) fork.readyAt = Date.now() + ctx.forkDelayMs;
   return fork;
 }

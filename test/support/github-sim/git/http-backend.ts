@@ -73,7 +73,7 @@ export function serveGitCgi(req: IncomingMessage, res: ServerResponse, options: 
         res.writeHead(500, { 'content-type': 'text/plain' });
         status = 500;
       }
-      const finish = options.beforeEnd ? options.beforeEnd().catch(() => undefined) : Promise.resolve();
+      const finish = options.beforeEnd ? options.beforeEnd().catch((error: unknown) => console.error('github-sim: processing a git request failed', error)) : Promise.resolve();
       void finish.then(() => {
         res.end();
         resolve(status);

@@ -48,12 +48,13 @@ export function repoRoutes(ctx: SimContext, engine: Engine): Route[] {
       }
       if (!hasPermission(installation.permissions, 'administration', 'write')) throw new GhError(403, 'Resource not accessible by integration');
       const name = typeof req.body.name === 'string' ? req.body.name : source.name;
-      const fork = await forkRepo(ctx, source, target, name, req.body.default_branch_only === true);
-      const sha = await resolveRef(fork.gitDir, `refs/heads/${fork.defaultBranch}`);
-      if (sha && fork.workflows.length === 0) {
-        const found = await engine.registerWorkflows(fork, sha, 'disabled_fork');
-        if (found.length > 0) fork.actionsEnabled = false;
-      }
+      // A fork's workflows start disabled (GitHub: "Workflows aren't being run on this forked repository").
+      const fork = await forkRepo(ctx, source, target, name, req.body.default_branch_only === true, async (created) => {
+        const sha = await resolveRef(created.gitDir, `refs/heads/${created.defaultBranch}`);
+        if (!sha) return;
+        const found = await engine.registerWorkflows(created, sha, 'disabled_fork');
+        if (found.length > 0) created.actionsEnabled = false;
+      });
       return { status: 202, body: serializeRepo(ctx.base(), state, fork) };
     }),
     route('POST', '/repos/{owner}/{repo}/merge-upstream', async (req) => {
