@@ -1,6 +1,11 @@
 /** A CSI/OSC escape sequence (colours, cursor moves, hyperlinks). */
 const ANSI = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z(?: |$)/;
+/**
+ * BuildKit's prefix on a build step's output: `#13 6.867 ` (step number, seconds) in plain progress, `6.867 ` in the
+ * excerpt of the failing step that `buildx` prints with its error.
+ */
+const BUILDKIT = /^(?:#\d{1,4} \d{1,6}\.\d{3} |\d{1,6}\.\d{3} (?=\S))/;
 
 export interface NormalizedLine {
   text: string;
@@ -25,7 +30,7 @@ export function timestampLength(text: string): number {
   return m === null ? 0 : m[0].length;
 }
 
-/** Strips the timestamp prefix and ANSI codes of one raw log line. */
+/** Strips the timestamp prefix, ANSI codes and a BuildKit progress prefix of one raw log line. */
 export function normalizeLine(raw: string): NormalizedLine {
   let text = raw;
   let timestamp: string | undefined;
@@ -44,6 +49,11 @@ export function normalizeLine(raw: string): NormalizedLine {
     }
   }
   if (text.includes('\x1b')) text = text.replace(ANSI, '');
+  const first = text.charCodeAt(0);
+  if (first === 35 || (first >= 48 && first <= 57)) {
+    const m = BUILDKIT.exec(text);
+    if (m !== null) text = text.slice(m[0].length);
+  }
   return timestamp === undefined ? { text } : { text, timestamp };
 }
 

@@ -40,7 +40,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'android-build-config',
     type: 'Configuration Error',
     tool: 'gradle',
-    linePattern: /^e: (?:file:\/\/)?\S+\.gradle\.kts:|Manifest merger failed|Android resource (?:linking|compilation) failed|AAPT: error: |Could not get unknown property '|Inconsistent JVM-target compatibility|contains AndroidX dependencies, but the `android\.useAndroidX` property is not enabled|KeytoolException|Keystore file '[^']*' not found|Script compilation errors?:|Could not create an instance of type com\.android|Could not find or load main class "-/,
+    linePattern: /^e: (?:file:\/\/)?\S+\.gradle\.kts:|Manifest merger failed|Android resource (?:linking|compilation) failed|AAPT: error: |Could not get unknown property '|Inconsistent JVM-target compatibility|contains AndroidX dependencies, but the `android\.useAndroidX` property is not enabled|KeytoolException|^keytool error: |Keystore file '[^']*' not found|Script compilation errors?:|Could not create an instance of type com\.android|Could not find or load main class "-/,
     context: { after: 1 },
     example: { command: './gradlew assembleDebug', lines: ["Execution failed for task ':app:processDebugMainManifest'.", '> Manifest merger failed with multiple errors, see logs'] },
   },

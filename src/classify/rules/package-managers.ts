@@ -60,6 +60,14 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     example: { command: 'cargo build', lines: ['error[E0432]: unresolved import `aws_sdk_s3::Region`'] },
   },
   {
+    // rustc's closing line names the error code; in a log cut short it is all that is left of the diagnostic.
+    id: 'rust-explain-unresolved',
+    type: 'Dependency Issues',
+    tool: 'rustc',
+    linePattern: /^For more information about this error, try `rustc --explain E04(?:32|33|63)`/,
+    example: { command: 'cargo build', lines: ['For more information about this error, try `rustc --explain E0432`.'] },
+  },
+  {
     id: 'tool-version-requirement',
     type: 'Dependency Issues',
     tool: 'package-manager',
