@@ -80,7 +80,7 @@ describe('the pipeline end to end on the GitHub backend (simulator: REST, git, A
     expect(JSON.stringify(check?.output.annotations)).toContain('F401');
     expect(check?.actions.map((action) => action.identifier)).toEqual(['rerun']);
     expect(String(result.checkRunId)).toBe(String(check?.id));
-  });
+  }, 180_000);
 
   it('a passing reference completes green and its check run succeeds', async () => {
     const id = await h.submit({ instanceId: 'demo-format', kind: 'reference' });
@@ -88,7 +88,7 @@ describe('the pipeline end to end on the GitHub backend (simulator: REST, git, A
     expect(result).toMatchObject({ state: 'completed', verdict: 'passed', observedLabels: [] });
     expect(await completedCheckRun(id)).toMatchObject({ status: 'completed', conclusion: 'success' });
     expect((await jobsOf(id)).every((job) => job.conclusion === 'success')).toBe(true);
-  });
+  }, 180_000);
 
   /** The maintenance tick the lead wires into the worker (GitHub reconcile: fetch runs, then generic reconcile). */
   const reconcileTick = (id: string) => h.parts.reconcileSubmission(pipeline, id, h.env.logger);
@@ -118,7 +118,7 @@ describe('the pipeline end to end on the GitHub backend (simulator: REST, git, A
     expect(await h.env.deps.repos.ci.runsOf(id)).toHaveLength(1);
     expect(await completedCheckRun(id)).toMatchObject({ conclusion: 'failure' });
     h.sim.faults.clear();
-  });
+  }, 180_000);
 
   it('dropped webhooks are recovered by the reconciler (runs fetched by head SHA), failed ones by redelivery', async () => {
     h.sim.faults.webhooks.drop({ event: 'workflow_run', action: 'completed' });
@@ -143,7 +143,7 @@ describe('the pipeline end to end on the GitHub backend (simulator: REST, git, A
     expect(await h.finished(failedDelivery)).toMatchObject({ state: 'completed', verdict: 'passed' });
     expect(await h.parts.redeliverFailed()).toBe(0);
     h.sim.faults.clear();
-  });
+  }, 180_000);
 
   it('API 5xx and secondary rate limits are retried safely: one check run, right outcome', async () => {
     h.sim.faults.api({ method: 'POST', path: '/repos/{owner}/{repo}/check-runs', response: { kind: 'status', status: 502 } });
@@ -165,7 +165,7 @@ describe('the pipeline end to end on the GitHub backend (simulator: REST, git, A
     expect(delta('GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs')).toBeGreaterThanOrEqual(2);
     expect(delta('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}')).toBeGreaterThanOrEqual(3);
     h.sim.faults.clear();
-  });
+  }, 180_000);
 
   it('a fork still being created delays publishing (transient) until GitHub finishes it', async () => {
     await h.seedUpstream('calc2');
@@ -181,7 +181,7 @@ describe('the pipeline end to end on the GitHub backend (simulator: REST, git, A
     expect(result).toMatchObject({ state: 'completed', verdict: 'failed', observedLabels: ['Code Linting'] });
     expect(await completedCheckRun(id)).toMatchObject({ conclusion: 'failure' });
     h.sim.faults.clear();
-  });
+  }, 180_000);
 
   it('a run that never starts ends as no_run after the grace period (not a failure), and is cancelled', async () => {
     h.sim.faults.runNeverStarts({});
@@ -206,7 +206,7 @@ describe('the pipeline end to end on the GitHub backend (simulator: REST, git, A
     const run = simRunOf(String(published.headSha));
     await waitFor(async () => (run?.attempts.at(-1)?.conclusion === 'cancelled' ? true : undefined), { timeoutMs: 10_000 });
     h.sim.faults.clear();
-  });
+  }, 180_000);
 
   it('the check run\'s Re-run button queues the same submission as a new attempt; a GitHub re-run is recorded as attempt 2', async () => {
     const check = checkRunOf(firstFailing);
@@ -231,7 +231,7 @@ describe('the pipeline end to end on the GitHub backend (simulator: REST, git, A
     expect(attempts.map((run) => run.runAttempt).sort()).toEqual([1, 2]);
     await waitFor(async () => ((await jobsOf(rerun.id)).some((job) => job.conclusion === 'failure' && job.log !== null) ? true : undefined), { timeoutMs: 30_000 });
     expect(await h.submission(rerun.id)).toMatchObject({ state: 'completed', verdict: 'failed' });
-  });
+  }, 180_000);
 
   it('every REST call the service made is one GitHub documents, with its required body fields (contract)', async () => {
     const validator = createSchemaValidator();
@@ -254,5 +254,5 @@ describe('the pipeline end to end on the GitHub backend (simulator: REST, git, A
     for (const operation of ['POST /repos/{owner}/{repo}/check-runs', 'PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', 'POST /repos/{owner}/{repo}/forks', 'POST /app/installations/{installation_id}/access_tokens']) {
       expect(operations, operation).toContain(operation);
     }
-  });
+  }, 180_000);
 });

@@ -102,7 +102,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     expect(badBudget.statusCode).toBe(400);
     const standardization = result.standardization as { report: { action: string; target: string }[] };
     expect(standardization.report).toContainEqual(expect.objectContaining({ action: 'removed-job', target: 'jobs.publish' }));
-  });
+  }, 180_000);
 
   it('every ground-truth patch turns its instance green; every unpatched commit fails in the right job', async () => {
     const expectations: Record<string, { job: string; step: string; labels: string[] }> = {
@@ -128,7 +128,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
       const failed = (await jobsOf(id)).filter((job) => job.conclusion === 'failure');
       expect(failed.map((job) => [job.name, job.failedStep]), instance).toEqual([[expected.job, expected.step]]);
     }
-  });
+  }, 180_000);
 
   it('installs a standardized template instead of the instance workflow when the instance names one', async () => {
     const row = { ...demo.instances[2]!.row, id: 'demo-assertion-template', workflow_template: 'python-pytest', python_version: '3.11', install_command: 'python -m pip --version', template_values: { test_command: 'python -m pytest -q tests' } };
@@ -143,7 +143,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     const runs = await env.deps.repos.ci.runsOf(String(fixed.id));
     const artifacts = await env.deps.backend.listArtifacts({ repoFullName: runs[0]!.repoFullName, runId: runs[0]!.githubRunId.toString(), runAttempt: 1 });
     expect(artifacts.map((artifact) => artifact.name)).toContain('junit');
-  });
+  }, 180_000);
 
   it('cancelling a running submission kills its run and ends it as cancelled', async () => {
     const row = { ...demo.instances[2]!.row, id: 'demo-slow', workflow_template: 'python-pytest', python_version: '3.11', install_command: 'true', template_values: { test_command: 'sleep 120; python -m pytest -q tests' } };
@@ -157,7 +157,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     const result = await finished(id);
     expect(result).toMatchObject({ state: 'cancelled', verdict: 'invalid', outcome: 'cancelled', reason: 'cancelled' });
     expect(Date.now() - started).toBeLessThan(60_000);
-  });
+  }, 180_000);
 
   it('re-validation replays the unpatched commit and the ground truth and records the instance as healthy', async () => {
     const started = await api.app.inject({ method: 'POST', url: '/v1/instances/demo-lint/revalidate', headers: api.auth(api.operator), payload: { repeats: 1 } });
@@ -171,7 +171,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     expect((await api.app.inject({ url: '/v1/instances/demo-lint', headers: api.auth(api.submitter) })).json().health).toBe('healthy');
     const forbidden = await api.app.inject({ method: 'POST', url: '/v1/instances/demo-lint/revalidate', headers: api.auth(api.submitter) });
     expect(forbidden.statusCode).toBe(403);
-  });
+  }, 180_000);
 
   it('a patch that weakens the target workflow is reverted by default (and fails); with the dataset policy off its edit is kept and standardized', async () => {
     const workflow = String(demo.instances[0]!.row.workflow).split('\n');
@@ -201,7 +201,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     const report = (result.standardization as { report: { action: string; target: string; reason: string }[] }).report;
     expect(report).toContainEqual(expect.objectContaining({ target: '.github/workflows/ci.yml', reason: expect.stringContaining('the patched workflow was standardized') }));
     expect(report).toContainEqual(expect.objectContaining({ action: 'removed-job', target: 'jobs.publish' }));
-  });
+  }, 180_000);
 
   it('the committed example instance file matches the generated history, and the bundled candidates behave as documented', async () => {
     const committed = (await readFile(COMMITTED_INSTANCES, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
@@ -219,7 +219,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
         expect(result, instance).toMatchObject({ state: 'completed', verdict: 'passed' });
       }
     }
-  });
+  }, 180_000);
 
   it('grades a SWE-sweep candidate end to end: visible suite, one hidden-test subtask run, sweep-json report', async () => {
     const hidden = ['diff --git a/tests/test_hidden.py b/tests/test_hidden.py', 'new file mode 100644', '--- /dev/null', '+++ b/tests/test_hidden.py', '@@ -0,0 +1,5 @@',
@@ -256,7 +256,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     const regressed = (await api.app.inject({ url: `/v1/runs/${otherRun.id}/report?format=sweep-json`, headers: api.auth(api.submitter) })).json();
     expect(regressed.summary).toMatchObject({ graded_bugs: 1, resolved_bugs: 0, score: 0, score_ignoring_regressions: 1 });
     expect(regressed.tasks).toEqual([expect.objectContaining({ task: 'demo-sweep', regressed: true, reward: 0 })]);
-  });
+  }, 180_000);
 
   it('a patch that does not apply ends as patch_failed with git\'s message, and nothing is pushed', async () => {
     const patch = demo.instances[0]!.patch.replace('-import os', '-import sys');
@@ -265,5 +265,5 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     expect(result).toMatchObject({ state: 'patch_failed', verdict: 'invalid', outcome: 'patch_failed', reason: 'patch_does_not_apply', headSha: null });
     expect(String(result.error)).toMatch(/patch (failed|does not apply)/);
     expect(await env.deps.repos.ci.runsOf(id)).toEqual([]);
-  });
+  }, 180_000);
 });
