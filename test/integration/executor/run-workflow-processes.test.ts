@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureRepo } from '../../support/executor-fixtures.js';
 import { createFixtureRepo, logLines, runFixtureWorkflow } from '../../support/executor-fixtures.js';
+import { waitFor } from '../../support/wait-for.js';
 
 let repo: FixtureRepo;
 beforeAll(() => {
@@ -134,7 +135,9 @@ jobs:
 `,
       { signal: controller.signal },
     );
-    setTimeout(() => controller.abort(), 700);
+    // Cancel once the first step is running (its background sleeper exists), however slow the machine is to get there.
+    await waitFor(async () => (hostPidsOf('sleep', '60.202').length > 0 ? true : undefined), { timeoutMs: 30_000, intervalMs: 50 });
+    controller.abort();
     const { result, log, events } = await runPromise;
     expect(result.conclusion).toBe('cancelled');
     const [long, later] = result.jobs;
