@@ -24,6 +24,7 @@ import { toPoolAccount } from '../src/scheduler/index.js';
 import { drawDuration, seededRandom, type DurationDistribution } from '../test/support/github-sim/runs/synthetic-runner.js';
 import { startPoolCampaign, type CampaignSubmission } from '../test/support/pool-campaign.js';
 import { testRedisUrl } from '../test/support/test-database.js';
+import { startCampaignTrace } from './campaign-scale-trace.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string): string => {
@@ -36,6 +37,7 @@ const accountCounts = flag('accounts', '1,2,4').split(',').map(Number);
 const limit = Number(flag('limit', '20'));
 const wallSeconds = Number(flag('wall', '60'));
 const seed = Number(flag('seed', '19'));
+const trace = args.includes('--trace');
 
 const durations: DurationDistribution = { kind: 'lognormal', medianMs: 6 * 60_000, sigma: 0.8, maxMs: 60 * 60_000 };
 const JOB_COUNTS: [number, number][] = [[1, 0.3], [2, 0.2], [3, 0.2], [4, 0.15], [6, 0.1], [8, 0.05]];
@@ -63,8 +65,9 @@ async function scenario(accountCount: number): Promise<void> {
   const capacity = accountCount * limit;
   const timeScale = (wallSeconds * 1000) / ((totalJobs * meanJobMs) / capacity);
   const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: null });
+  const prefix = `bench-scale-${randomBytes(4).toString('hex')}`;
   const campaign = await startPoolCampaign({
-    redis, prefix: `bench-scale-${randomBytes(4).toString('hex')}`,
+    redis, prefix,
     accounts: Array.from({ length: accountCount }, (_, i) => toPoolAccount({ owner: `bench-${i + 1}`, concurrentJobs: limit })),
     upstreams, durations, timeScale, random: seededRandom(seed + 2),
     // Time-scaled: a simulated day's REST calls come in minutes; GitHub's 5,000 per wall-clock hour would stall the run.
@@ -72,6 +75,8 @@ async function scenario(accountCount: number): Promise<void> {
   });
   // Benchmark repositories exist before the campaign starts (`ci-replay repos sync`), as in production.
   await campaign.prepareRepos(upstreams.slice(0, Math.min(upstreams.length, total)));
+  const traceRedis = trace ? new Redis(testRedisUrl(), { maxRetriesPerRequest: null }) : null;
+  const tracer = traceRedis === null ? null : startCampaignTrace(campaign, traceRedis, prefix);
   const started = Date.now();
   for (const submission of submissions) await campaign.submit(submission);
   // Mid-campaign, an interactive submission (one job) arrives.
@@ -81,6 +86,7 @@ async function scenario(accountCount: number): Promise<void> {
   const ids = [...submissions.map((s) => s.id), interactive.id];
   await campaign.waitAll(ids, Math.max(600_000, wallSeconds * 1000 * 20));
   const wallMs = Date.now() - started;
+  await tracer?.stop();
   const jobTimeMs = [...campaign.jobTime.values()].reduce((a, b) => a + b, 0);
   const boundMs = (jobTimeMs / capacity) * timeScale;
   const interactiveTimes = campaign.times.get('interactive');
@@ -100,9 +106,11 @@ async function scenario(accountCount: number): Promise<void> {
     peaks, restCallsPerSubmission: Number(perSubmission.toFixed(2)), restCalls: rest,
     interactiveStartLatencyMs: latencyMs, interactiveStartLatencySimulatedMin: Number((latencyMs / timeScale / 60_000).toFixed(1)),
     medianJobSimulatedMin: durations.kind === 'lognormal' ? durations.medianMs / 60_000 : null, errors: campaign.errors.length,
+    ...(tracer === null ? {} : { trace: tracer.report(timeScale) }),
   }));
   await campaign.close();
   redis.disconnect();
+  traceRedis?.disconnect();
 }
 
 for (const count of accountCounts) await scenario(count);

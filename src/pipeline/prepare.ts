@@ -184,14 +184,14 @@ async function admit(deps: PipelineDeps, submission: { id: string; instanceId: s
   if (pool === null) return undefined;
   const instance = await deps.repos.instances.get(submission.instanceId);
   if (instance === null) return undefined;
-  const jobs = (await standardizedJobCount(instance, deps.config)).jobs;
-  const admission = await pool.scheduler.admit({ submissionId: submission.id, kind: submission.kind, runId: submission.runId, upstream: { owner: instance.repoOwner, name: instance.repoName }, jobs });
+  const count = await standardizedJobCount(instance, deps.config);
+  const admission = await pool.scheduler.admit({ submissionId: submission.id, kind: submission.kind, runId: submission.runId, upstream: { owner: instance.repoOwner, name: instance.repoName }, jobs: count.concurrent, totalJobs: count.jobs });
   if (admission.state === 'started') return admission.account;
   if (admission.state === 'no_account') {
     // No active account to assign its upstream to: looked at again in a minute (never failed).
     await deps.queues.add('prepare', { submissionId: submission.id }, { jobId: `prepare-${submission.id}-noaccount-${Date.now()}`, delayMs: 60_000 });
   }
-  logger.info({ submissionId: submission.id, admission: admission.state, jobs }, 'waiting for room on its account');
+  logger.info({ submissionId: submission.id, admission: admission.state, jobs: count.concurrent, totalJobs: count.jobs }, 'waiting for room on its account');
   return null;
 }
 

@@ -80,9 +80,11 @@ export function singleAccountPool(owner: string, concurrentJobs: number): PoolAc
 }
 
 /**
- * Where a new benchmark repository goes: the active account with the fewest assigned repositories per concurrent
- * job (so a 60-job account takes three times the repositories of a 20-job one), ties to the larger account, then by
- * owner. Null when no account is active.
+ * Where a new benchmark repository goes: the active account with the least assigned load per concurrent job (so a
+ * 60-job account takes three times the load of a 20-job one), ties to the larger account, then by owner. Null when no
+ * account is active. `assigned` is the load per account: a repository count, or better each assigned repository's
+ * expected job-time (jobs its workflow starts × expected duration × expected runs): repositories of a campaign differ
+ * several-fold in work, and two accounts with the same repository count can finish hours apart.
  */
 export function leastLoaded(accounts: readonly Pick<PoolAccount, 'owner' | 'concurrentJobs' | 'state'>[], assigned: ReadonlyMap<string, number>): string | null {
   let best: { owner: string; load: number; capacity: number } | null = null;

@@ -8,8 +8,10 @@ export interface AdmitInput {
   kind: string;
   runId: string | null;
   upstream: { owner: string; name: string };
-  /** Jobs its standardized workflow starts (matrix expanded). */
+  /** Slots it needs: the most jobs its standardized workflow can have queued or running at once (`JobCount.concurrent`). */
   jobs: number;
+  /** Jobs the workflow starts in all (`JobCount.jobs`, default `jobs`): slots pass from completed jobs to waiting ones. */
+  totalJobs?: number;
 }
 
 export type Admission = { state: 'started'; account: string } | { state: 'waiting'; account: string } | { state: 'no_account' };
@@ -49,7 +51,7 @@ export interface Scheduler {
    * `started`: it holds its slots and the caller goes on with it (onStart is called only for submissions started later).
    */
   admit(input: AdmitInput): Promise<Admission>;
-  /** A job of a started submission completed: its slot goes back (once per job id). */
+  /** A job of a started submission completed: its slot goes back, or to the run's jobs still waiting on `needs:` (once per job id). */
   jobCompleted(submissionId: string, jobId: string): Promise<void>;
   /** The submission is over (run completed, cancelled, timed out, or ended before running): everything it holds goes back, or it leaves the queue. */
   finished(submissionId: string): Promise<void>;
@@ -98,7 +100,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
       if (owner === null) return { state: 'no_account' };
       const account = await findAccount(owner);
       const priority: Priority = priorityOf(input);
-      await store.enqueue({ submissionId: input.submissionId, account: owner, priority, run: fairShareKey(input), jobs: input.jobs });
+      await store.enqueue({ submissionId: input.submissionId, account: owner, priority, run: fairShareKey(input), jobs: input.jobs, ...(input.totalJobs !== undefined ? { total: input.totalJobs } : {}) });
       if (account !== undefined) {
         const started = await store.dispatch(account.owner, account.state === 'active' ? account.concurrentJobs : 0, { holdMs: options.holdMs });
         const others = started.filter((id) => id !== input.submissionId);

@@ -38,8 +38,13 @@ export interface PoolCampaignOptions {
    * makes an hour's calls in seconds: the bench lifts it, or one account stalls once 5,000 calls are spent.
    */
   simRestPerHour?: number;
-  /** Assignment store (default: in memory, least-loaded by repositories per concurrent job). */
+  /**
+   * Assignment store (default: in memory, least-loaded by expected work per concurrent job: each upstream weighs the
+   * jobs its workflow starts, every job drawing from the same duration distribution).
+   */
   assign?: (upstream: { owner: string; name: string }, accounts: PoolAccount[]) => Promise<string | null>;
+  /** Default assignment by repository count instead of expected work (what the pool did before; for comparison). */
+  assignByRepositories?: boolean;
 }
 
 export interface SubmissionTimes {
@@ -53,6 +58,8 @@ export interface PoolCampaign {
   sim: GithubSim;
   scheduler: Scheduler;
   github: GithubApp;
+  /** The clients that dispatch runs (the pipeline's git push stand-in, several workers). */
+  dispatchers: GithubApp[];
   accounts: PoolAccount[];
   times: Map<string, SubmissionTimes>;
   /** Simulated job-time per account (ms, unscaled). */
@@ -109,14 +116,23 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
   }
   const jobsOf = new Map(options.upstreams.map((u) => [`${u.owner}/${u.name}`, u.jobs]));
   const github = createGithubApp({ appId: String(sim.appId), privateKey: sim.privateKeyPem, baseUrl: sim.url, logger: silent, writeIntervalMs: 0, retryAfterBaseMs: 10 });
+  // The workflow dispatch stands in for the pipeline's git push, which does not queue behind the installation's
+  // serialized REST writes (check runs): a client of its own, so a run starts as soon as its slots are reserved.
+  // (Several clients dispatching at once measured slower on a 2-CPU host: the simulator's run creation is CPU-bound.)
+  const pushers = [createGithubApp({ appId: String(sim.appId), privateKey: sim.privateKeyPem, baseUrl: sim.url, logger: silent, writeIntervalMs: 0, retryAfterBaseMs: 10 })];
+  const pusher = (): GithubApp => pushers[0] ?? github;
   const assignments = new Map<string, string>();
+  /** Load per account: assigned upstreams weighted by the jobs their workflow starts (or 1 each by repository count). */
+  const loads = (): Map<string, number> => {
+    const load = new Map<string, number>();
+    for (const [key, owner] of assignments) load.set(owner, (load.get(owner) ?? 0) + (options.assignByRepositories === true ? 1 : (jobsOf.get(key) ?? 1)));
+    return load;
+  };
   const defaultAssign = async (upstream: { owner: string; name: string }): Promise<string | null> => {
     const key = `${upstream.owner}/${upstream.name}`;
     const existing = assignments.get(key);
     if (existing !== undefined) return existing;
-    const counts = new Map<string, number>();
-    for (const owner of assignments.values()) counts.set(owner, (counts.get(owner) ?? 0) + 1);
-    const chosen = leastLoaded(accounts, counts);
+    const chosen = leastLoaded(accounts, loads());
     if (chosen !== null) assignments.set(key, chosen);
     return chosen;
   };
@@ -128,7 +144,7 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
 
   const submissions = new Map<string, CampaignSubmission>();
   const times = new Map<string, SubmissionTimes>();
-  const runs = new Map<string, { submissionId: string; repo: string; checkRunId: number }>();
+  const runs = new Map<string, { submissionId: string; repo: string; checkRunId: Promise<number> }>();
   const readyRepos = new Map<string, Promise<string>>();
   const errors: string[] = [];
 
@@ -152,13 +168,20 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
     entry.account = account;
     const repo = `${submission.upstream.owner}--${submission.upstream.name}`;
     const headSha = await ensureRepo(account, submission.upstream);
-    const client = github.installation(installations.get(account) ?? 0);
-    const dispatched = await client.request<{ workflow_run_id: number }>('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', { owner: account, repo, workflow_id: 'ci.yml', ref: 'main', return_run_details: true });
+    const installation = installations.get(account) ?? 0;
+    const dispatched = await pusher().installation(installation).request<{ workflow_run_id: number }>('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', { owner: account, repo, workflow_id: 'ci.yml', ref: 'main', return_run_details: true });
     const head = `${account}/${repo}`;
-    const check = await client.request<{ id: number }>('POST /repos/{owner}/{repo}/check-runs', { owner: account, repo, name: 'ci-replay', head_sha: headSha, status: 'queued', external_id: submissionId });
     const runId = String(dispatched.data.workflow_run_id);
-    runs.set(runId, { submissionId, repo: head, checkRunId: check.data.id });
-    // Its completion may have arrived before the check run existed (short synthetic jobs).
+    // Known as soon as it exists (the pipeline knows its commit before the push): a job completion that arrives while
+    // the check run is being created still gives its slot back at once.
+    const checkRunId = github.installation(installation)
+      .request<{ id: number }>('POST /repos/{owner}/{repo}/check-runs', { owner: account, repo, name: 'ci-replay', head_sha: headSha, status: 'queued', external_id: submissionId })
+      .then((check) => check.data.id);
+    runs.set(runId, { submissionId, repo: head, checkRunId });
+    for (const jobId of earlyJobs.get(runId) ?? []) await scheduler.jobCompleted(submissionId, jobId);
+    earlyJobs.delete(runId);
+    await checkRunId;
+    // Its completion may have arrived before the run was known (short synthetic jobs).
     const early = early_.get(runId);
     if (early !== undefined) {
       early_.delete(runId);
@@ -166,6 +189,7 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
     }
   };
   const early_ = new Map<string, number>();
+  const earlyJobs = new Map<string, string[]>();
 
   const scheduler = createScheduler({
     store: createSlotStore(options.redis, options.prefix),
@@ -195,7 +219,7 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
     const [owner = '', repo = ''] = run.repo.split('/');
     const client = github.installation(installations.get(owner) ?? 0);
     await client.paginate('GET /repos/{owner}/{repo}/actions/runs/{run_id}/attempts/{attempt_number}/jobs', { owner, repo, run_id: runId, attempt_number: attempt });
-    await client.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { owner, repo, check_run_id: run.checkRunId, status: 'completed', conclusion: 'success', output: { title: 'done', summary: 'done' } });
+    await client.request('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { owner, repo, check_run_id: await run.checkRunId, status: 'completed', conclusion: 'success', output: { title: 'done', summary: 'done' } });
     const entry = times.get(run.submissionId);
     if (entry !== undefined) entry.finishedAt = Date.now();
     await scheduler.finished(run.submissionId);
@@ -212,8 +236,10 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
       const payload = JSON.parse(raw.toString('utf8')) as { action?: string; workflow_job?: { id: number; run_id: number }; workflow_run?: { id: number; run_attempt: number } };
       const onError = (error: unknown): void => void errors.push(`${event}: ${error instanceof Error ? error.message : String(error)}`);
       if (event === 'workflow_job' && payload.action === 'completed' && payload.workflow_job !== undefined) {
-        const run = runs.get(String(payload.workflow_job.run_id));
+        const runId = String(payload.workflow_job.run_id);
+        const run = runs.get(runId);
         if (run !== undefined) scheduler.jobCompleted(run.submissionId, String(payload.workflow_job.id)).catch(onError);
+        else earlyJobs.set(runId, [...(earlyJobs.get(runId) ?? []), String(payload.workflow_job.id)]);
       }
       if (event === 'workflow_run' && payload.action === 'completed' && payload.workflow_run !== undefined) {
         record(String(payload.workflow_run.id), payload.workflow_run.run_attempt).catch(onError);
@@ -225,7 +251,7 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
   sim.setWebhookUrl(`http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/`);
 
   return {
-    sim, scheduler, github, accounts, times, jobTime, errors, assignments,
+    sim, scheduler, github, dispatchers: pushers, accounts, times, jobTime, errors, assignments,
     async submit(submission) {
       submissions.set(submission.id, submission);
       times.set(submission.id, { admittedAt: Date.now() });
@@ -256,9 +282,7 @@ export async function startPoolCampaign(options: PoolCampaignOptions): Promise<P
       let moved = 0;
       for (const [key, owner] of assignments) {
         if (owner !== from) continue;
-        const counts = new Map<string, number>();
-        for (const o of assignments.values()) counts.set(o, (counts.get(o) ?? 0) + 1);
-        const to = leastLoaded(accounts, counts);
+        const to = leastLoaded(accounts, loads());
         if (to === null) continue;
         assignments.set(key, to);
         moved += 1;

@@ -8,8 +8,14 @@ export interface SlotItem {
   priority: Priority;
   /** Fair-share key (the run id). */
   run: string;
-  /** Jobs its workflow starts (matrix expanded). */
+  /** Slots it holds once started: the most jobs its workflow can have queued or running at once. */
   jobs: number;
+  /**
+   * Jobs its workflow starts in all (default `jobs`). When more than it holds (jobs held back by `needs:`, or more
+   * jobs than the account's limit), a completed job's slot passes to the run's waiting jobs: it is given back only
+   * once fewer jobs than it holds remain.
+   */
+  total?: number;
 }
 
 interface StoredItem {
@@ -17,6 +23,7 @@ interface StoredItem {
   priority: number;
   run: string;
   jobs: number;
+  total?: number;
   seq: number;
   enqueuedAt: number;
   startedAt?: number;
@@ -76,6 +83,7 @@ export function createSlotStore(redis: Redis, prefix: string): SlotStore {
   };
   const toSlotItem = (submissionId: string, item: StoredItem): SlotItem => ({
     submissionId, account: item.account, priority: PRIORITIES[item.priority] ?? 'campaign', run: item.run, jobs: item.jobs,
+    ...(item.total !== undefined && item.total !== item.jobs ? { total: item.total } : {}),
   });
   const queueKeys = async (account: string, priority: number): Promise<{ run: string; key: string }[]> => {
     const runs = await redis.zrange(`${base(account)}:runs:${priority}`, '0', '-1');
@@ -84,7 +92,7 @@ export function createSlotStore(redis: Redis, prefix: string): SlotStore {
 
   const store: SlotStore = {
     async enqueue(item) {
-      const added = await redis.eval(ENQUEUE, 0, base(item.account), items, item.submissionId, item.account, String(priorityRank(item.priority)), item.run, String(item.jobs), String(Date.now()), seqKey);
+      const added = await redis.eval(ENQUEUE, 0, base(item.account), items, item.submissionId, item.account, String(priorityRank(item.priority)), item.run, String(item.jobs), String(Date.now()), seqKey, String(Math.max(item.jobs, item.total ?? item.jobs)));
       return added === 1;
     },
     async dispatch(account, limit, options = {}) {

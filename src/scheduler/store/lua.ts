@@ -6,13 +6,14 @@
  * `I` is the global item hash: submission → JSON { account, priority, run, jobs, seq, enqueuedAt, startedAt? }.
  */
 
-/** ARGV: base, itemsKey, sid, account, prio, run, jobs, now, seqKey. Returns 1 when queued, 0 when already known. */
+/** ARGV: base, itemsKey, sid, account, prio, run, jobs, now, seqKey, total. Returns 1 when queued, 0 when already known. */
 export const ENQUEUE = `
 local base, items, sid = ARGV[1], ARGV[2], ARGV[3]
 if redis.call('HEXISTS', items, sid) == 1 then return 0 end
 local prio, run, jobs, now = ARGV[5], ARGV[6], tonumber(ARGV[7]), tonumber(ARGV[8])
 local seq = redis.call('INCR', ARGV[9])
-redis.call('HSET', items, sid, cjson.encode({ account = ARGV[4], priority = tonumber(prio), run = run, jobs = jobs, seq = seq, enqueuedAt = now }))
+local total = tonumber(ARGV[10] or ARGV[7])
+redis.call('HSET', items, sid, cjson.encode({ account = ARGV[4], priority = tonumber(prio), run = run, jobs = jobs, total = total, seq = seq, enqueuedAt = now }))
 redis.call('ZADD', base .. ':q:' .. prio .. ':' .. run, seq, sid)
 local runs = base .. ':runs:' .. prio
 if redis.call('ZSCORE', runs, run) == false then
@@ -96,8 +97,10 @@ return started
 
 /**
  * ARGV: base, itemsKey, sid, count (-1: everything it holds), jobId ('' : none), now. Releases slots of a started
- * submission; a job id is released once however often its completion is reported. Once nothing is held the item is
- * forgotten. Returns the slots released.
+ * submission; a job id is released once however often its completion is reported. A run that holds fewer slots than
+ * the jobs it starts (`total`: jobs held back by `needs:`, or beyond the limit) hands a completed job's slot to its
+ * waiting jobs: it keeps min(held, total - completed). Once nothing is held the item is forgotten. Returns the slots
+ * released.
  */
 export const RELEASE = `
 local base, items, sid = ARGV[1], ARGV[2], ARGV[3]
@@ -109,6 +112,17 @@ if count >= 0 then
   if jobId ~= '' and redis.call('SADD', base .. ':done:' .. sid, jobId) == 0 then return 0 end
   redis.call('PEXPIRE', base .. ':done:' .. sid, 7 * 24 * 3600 * 1000)
   n = math.min(count, held)
+  local raw = redis.call('HGET', items, sid)
+  if jobId ~= '' and raw ~= false then
+    local item = cjson.decode(raw)
+    local total = tonumber(item.total or item.jobs)
+    if total > tonumber(item.held or item.jobs) then
+      local remaining = total - redis.call('SCARD', base .. ':done:' .. sid)
+      if remaining < 0 then remaining = 0 end
+      n = held - math.min(held, remaining)
+      if n <= 0 then return 0 end
+    end
+  end
 end
 if held - n <= 0 then
   redis.call('HDEL', base .. ':held', sid)

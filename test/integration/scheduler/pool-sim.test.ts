@@ -67,6 +67,33 @@ describe('account pool on the simulator', () => {
     expect(pool.reduce((sum, p) => sum + p.finishedLastHour, 0)).toBe(40);
   }, 180_000);
 
+  it('assigns new upstreams by expected work, not repository count: equal accounts get equal job-time', async () => {
+    // One heavy upstream (8 jobs per run) and seven light ones (1 job): by repository count two equal accounts take
+    // four each (8+1+1+1 = 11 against 4); by expected work the heavy one's account takes nothing else until even.
+    const skewed = [{ owner: 'up', name: 'heavy', jobs: 8 }, ...Array.from({ length: 7 }, (_, i) => ({ owner: 'up', name: `light${i}`, jobs: 1 }))];
+    const work = (c: PoolCampaign): Map<string, number> => {
+      const total = new Map<string, number>();
+      for (const u of skewed) {
+        const owner = c.assignments.get(`${u.owner}/${u.name}`) ?? '?';
+        total.set(owner, (total.get(owner) ?? 0) + u.jobs);
+      }
+      return total;
+    };
+    const accounts = [toPoolAccount({ owner: 'bench-a', concurrentJobs: 4 }), toPoolAccount({ owner: 'bench-b', concurrentJobs: 4 })];
+    campaign = await startPoolCampaign({ redis, prefix: `sched-test-${randomBytes(4).toString('hex')}`, accounts, upstreams: skewed, durations: { kind: 'fixed', ms: 10 }, timeScale: 1 });
+    await campaign.prepareRepos(skewed);
+    const byWork = work(campaign);
+    expect([...byWork.values()].sort((a, b) => a - b)).toEqual([7, 8]);
+    // Stable: asked again (a submission of an assigned upstream), the account does not change.
+    const heavyAccount = campaign.assignments.get('up/heavy');
+    await campaign.prepareRepos(skewed);
+    expect(campaign.assignments.get('up/heavy')).toBe(heavyAccount);
+    await campaign.close();
+    campaign = await startPoolCampaign({ redis, prefix: `sched-test-${randomBytes(4).toString('hex')}`, accounts, upstreams: skewed, durations: { kind: 'fixed', ms: 10 }, timeScale: 1, assignByRepositories: true });
+    await campaign.prepareRepos(skewed);
+    expect([...work(campaign).values()].sort((a, b) => a - b)).toEqual([4, 11]);
+  }, 60_000);
+
   it('an account removed mid-campaign: its waiting work moves to the other account, its running work ends, nothing is lost', async () => {
     campaign = await startPoolCampaign({
       redis, prefix: `sched-test-${randomBytes(4).toString('hex')}`,

@@ -51,6 +51,40 @@ describe('scheduler', () => {
     expect(pool[0]?.finishedLastHour).toBe(2);
   });
 
+  it('a run whose jobs wait on needs holds its width, and a completed job\'s slot passes to its waiting jobs', async () => {
+    const { scheduler, started } = setup([toPoolAccount({ owner: 'acct', concurrentJobs: 4 })]);
+    // lint → test (2 legs) → build: 4 jobs, at most 2 at once.
+    expect((await scheduler.admit({ submissionId: 'chain', kind: 'candidate', runId: 'r1', upstream, jobs: 2, totalJobs: 4 })).state).toBe('started');
+    expect((await scheduler.admit({ submissionId: 'next', kind: 'candidate', runId: 'r1', upstream, jobs: 2 })).state).toBe('started');
+    expect((await scheduler.admit({ submissionId: 'last', kind: 'candidate', runId: 'r1', upstream, jobs: 1 })).state).toBe('waiting');
+    // lint completes: its slot goes to the test legs (3 jobs left, 2 held), nothing is given back.
+    await scheduler.jobCompleted('chain', 'lint');
+    await scheduler.jobCompleted('chain', 'lint');
+    expect(started).toEqual([]);
+    expect((await scheduler.pool())[0]?.jobsRunning).toBe(4);
+    // One test leg completes: 2 jobs left, 2 held: still nothing back.
+    await scheduler.jobCompleted('chain', 'test-1');
+    expect(started).toEqual([]);
+    // The other leg: only build is left, one slot goes back and the waiting submission takes it.
+    await scheduler.jobCompleted('chain', 'test-2');
+    expect(started).toEqual(['last']);
+    expect((await scheduler.pool())[0]?.jobsRunning).toBe(4);
+    await scheduler.jobCompleted('chain', 'build');
+    expect((await scheduler.placement('chain')).state).toBe('unknown');
+    expect((await scheduler.pool())[0]?.jobsRunning).toBe(3);
+  });
+
+  it('a workflow with more jobs than the limit holds the whole account until fewer than the limit remain', async () => {
+    const { scheduler, started } = setup([toPoolAccount({ owner: 'acct', concurrentJobs: 2 })]);
+    expect((await scheduler.admit({ submissionId: 'wide', kind: 'candidate', runId: 'r1', upstream, jobs: 3 })).state).toBe('started');
+    await scheduler.admit({ submissionId: 'small', kind: 'candidate', runId: 'r1', upstream, jobs: 1 });
+    // GitHub runs 2 of the 3 legs; the first to complete hands its runner to the third, so nothing else may start.
+    await scheduler.jobCompleted('wide', 'leg-1');
+    expect(started).toEqual([]);
+    await scheduler.jobCompleted('wide', 'leg-2');
+    expect(started).toEqual(['small']);
+  });
+
   it('interactive before campaign before re-validation; a waiting higher class blocks lower ones', async () => {
     const { scheduler, started } = setup([toPoolAccount({ owner: 'acct', concurrentJobs: 2 })]);
     await scheduler.admit({ submissionId: 'fill', kind: 'candidate', runId: 'r1', upstream, jobs: 2 });

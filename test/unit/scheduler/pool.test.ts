@@ -62,7 +62,30 @@ jobs:
     runs-on: ubuntu-latest
     steps: [{ run: echo }]
 `;
-    expect(countWorkflowJobs(text)).toEqual({ jobs: 1 + 6 + 1, unknown: ['jobs.dynamic.strategy.matrix'] });
+    // A matrix built at run time: its size is unknown, so everything is reserved.
+    expect(countWorkflowJobs(text)).toEqual({ jobs: 1 + 6 + 1, unknown: ['jobs.dynamic.strategy.matrix'], concurrent: 8 });
+  });
+
+  it('reserves what can be queued or running at once: needs chains and max-parallel respected', () => {
+    const chain = `on: push
+jobs:
+  lint: { runs-on: ubuntu-latest, steps: [{ run: ruff . }] }
+  test:
+    needs: lint
+    strategy: { matrix: { python: ['3.10', '3.11', '3.12'] } }
+    runs-on: ubuntu-latest
+    steps: [{ run: pytest }]
+  build: { needs: [test], runs-on: ubuntu-latest, steps: [{ run: make }] }
+`;
+    // lint → test (3 legs) → build: never more than the 3 legs at once.
+    expect(countWorkflowJobs(chain)).toEqual({ jobs: 5, unknown: [], concurrent: 3 });
+    // A job that needs nothing runs beside any of them; a transitive need keeps build apart from lint.
+    const side = chain.replace('  build:', '  docs: { runs-on: ubuntu-latest, steps: [{ run: mkdocs build }] }\n  build:');
+    expect(countWorkflowJobs(side)).toEqual({ jobs: 6, unknown: [], concurrent: 4 });
+    const capped = chain.replace("strategy: { matrix:", "strategy: { max-parallel: 2, matrix:");
+    expect(countWorkflowJobs(capped)).toEqual({ jobs: 5, unknown: [], concurrent: 2 });
+    // Without needs, every job at once.
+    expect(countWorkflowJobs(chain.replace('    needs: lint\n', '').replace('needs: [test], ', ''))).toEqual({ jobs: 5, unknown: [], concurrent: 5 });
   });
 });
 

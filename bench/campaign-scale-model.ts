@@ -1,0 +1,90 @@
+/**
+ * The floor under bench/campaign-scale.ts: the same workload (jobs per run, log-normal durations, 200 upstreams,
+ * stable assignment) replayed as a discrete-event model with zero latency, so what is left over the bound is what the
+ * rules themselves cost, not the simulator or the service:
+ * - `gang`: a run starts only when all the jobs it starts fit (the issue's rule), FIFO within the campaign; slots
+ *   come back per job;
+ * - `no-gang`: every job admitted on its own (what the bound assumes): the tail and the per-account spread only.
+ * Assignment by expected work (jobs per run) or by repository count. Prints the mean over `--seeds` seeds.
+ *
+ * Run: `npx tsx bench/campaign-scale-model.ts [N] [--limit 20] [--seeds 10]` (well under a second).
+ */
+import { drawDuration, seededRandom, type DurationDistribution } from '../test/support/github-sim/runs/synthetic-runner.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string, fallback: string): string => {
+  const index = args.indexOf(`--${name}`);
+  return index === -1 ? fallback : (args[index + 1] ?? fallback);
+};
+const total = Number(args.find((arg, i) => !arg.startsWith('--') && !args[i - 1]?.startsWith('--')) ?? 2000);
+const limit = Number(flag('limit', '20'));
+const seeds = Number(flag('seeds', '10'));
+
+const durations: DurationDistribution = { kind: 'lognormal', medianMs: 6 * 60_000, sigma: 0.8, maxMs: 60 * 60_000 };
+const JOB_COUNTS: [number, number][] = [[1, 0.3], [2, 0.2], [3, 0.2], [4, 0.15], [6, 0.1], [8, 0.05]];
+const drawJobs = (random: () => number): number => {
+  let u = random();
+  for (const [jobs, p] of JOB_COUNTS) {
+    if (u < p) return jobs;
+    u -= p;
+  }
+  return 1;
+};
+
+/** Makespan of one account's queue (run sizes in order) at `limit` slots; adds each job's duration to `work`. */
+function makespan(queue: number[], random: () => number, work: { ms: number }): number {
+  const ends: number[] = [];
+  let free = limit;
+  let now = 0;
+  let last = 0;
+  let next = 0;
+  while (next < queue.length || ends.length > 0) {
+    while (next < queue.length && free >= Math.min(limit, queue[next] ?? 1)) {
+      const jobs = Math.min(limit, queue[next] ?? 1);
+      next += 1;
+      free -= jobs;
+      for (let j = 0; j < jobs; j += 1) {
+        const ms = drawDuration(durations, random);
+        work.ms += ms;
+        ends.push(now + ms);
+      }
+    }
+    if (ends.length === 0) break;
+    ends.sort((a, b) => a - b);
+    now = ends.shift() ?? now;
+    last = Math.max(last, now);
+    free += 1;
+  }
+  return last;
+}
+
+function overBound(accounts: number, seed: number, gang: boolean, byWork: boolean): number {
+  const random = seededRandom(seed);
+  const upstreams = Array.from({ length: 200 }, () => drawJobs(random));
+  const load = new Array<number>(accounts).fill(0);
+  const owner = upstreams.map((jobs) => {
+    const chosen = load.indexOf(Math.min(...load));
+    load[chosen] = (load[chosen] ?? 0) + (byWork ? jobs : 1);
+    return chosen;
+  });
+  const durationsRandom = seededRandom(seed + 2);
+  const work = { ms: 0 };
+  let longest = 0;
+  for (let account = 0; account < accounts; account += 1) {
+    const runs = Array.from({ length: total }, (_, i) => i % 200).filter((u) => owner[u] === account).map((u) => upstreams[u] ?? 1);
+    const queue = gang ? runs : runs.flatMap((jobs) => new Array<number>(jobs).fill(1));
+    longest = Math.max(longest, makespan(queue, durationsRandom, work));
+  }
+  const bound = work.ms / (accounts * limit);
+  return (longest - bound) / bound;
+}
+
+for (const accounts of [1, 2, 4]) {
+  const row: Record<string, string> = {};
+  for (const [label, gang, byWork] of [['gang, by work', true, true], ['gang, by repositories', true, false], ['no-gang, by work', false, true]] as const) {
+    let sum = 0;
+    for (let s = 0; s < seeds; s += 1) sum += overBound(accounts, 19 + s, gang, byWork);
+    row[label] = `+${((sum / seeds) * 100).toFixed(1)}%`;
+  }
+  console.log(JSON.stringify({ accounts, runs: total, limit, seeds, overBound: row }));
+}
