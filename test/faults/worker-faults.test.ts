@@ -97,9 +97,12 @@ describe('a worker SIGKILLed in each pipeline step, then restarted', () => {
         expect(runs[1]!.githubRunId).toBe(runs[0]!.githubRunId);
       }
     }
-    // The worker held the prepare steps' leases when it died: resumed once; the run's follow-up jobs hold none.
+    // The worker held the prepare steps' leases when it died: resumed once. Killed in the run's follow-up jobs it held
+    // only the hand-off lease (one lease after the run): on a slow machine that can lapse before the restarted worker
+    // redoes the killed job, and the sweep then resumes the submission once more (finalize queued again, idempotent).
     const resumes = (await campaign.rows(ids)).map((row) => row.resumeCount);
-    expect(resumes).toEqual(ids.map(() => (['archiving', 'finalizing'].includes(step) ? 0 : 1)));
+    if (['archiving', 'finalizing'].includes(step)) expect(resumes.every((count) => count <= 1), String(resumes)).toBe(true);
+    else expect(resumes).toEqual(ids.map(() => 1));
     expect(before.map((row) => row.state).every((state) => state !== 'completed')).toBe(true);
     await restarted.kill('SIGTERM');
     console.info(`killed at ${step}: ${ids.length} submission(s) completed exactly once in ${((Date.now() - started) / 1000).toFixed(1)} s (states when killed: ${before.map((row) => row.state).join(', ')})`);
