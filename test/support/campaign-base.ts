@@ -17,6 +17,18 @@ export type Kind = 'baseline' | 'candidate';
 /** No job failed for good, in any queue. */
 export const noFailedJobs = Object.fromEntries(QUEUE_NAMES.map((name) => [name, 0]));
 
+/** The campaigns' quick workflow: one job that fails until the status file says fixed (the candidates' patch). */
+export const QUICK_WORKFLOW = `name: CI
+on: push
+jobs:
+  check:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: Check the status file
+        run: sleep 1 && grep -q fixed status.txt
+`;
+
 /**
  * What the fault campaigns (local and GitHub backend) share: a database of their own on the shared Postgres server, a
  * private Redis, a data folder, worker child processes, and the submissions they made with the verdict a fault-free

@@ -10,7 +10,7 @@ import { createDeps } from '../../src/deps.js';
 import { runGit } from '../../src/git/index.js';
 import { migrationsDir } from '../../src/paths.js';
 import { createFixtureRepo, makePatch } from './git-fixtures.js';
-import { CampaignBase } from './campaign-base.js';
+import { CampaignBase, QUICK_WORKFLOW } from './campaign-base.js';
 import { startPrivateRedis } from './private-redis.js';
 import { startWorkerProcess, type WorkerProcess } from './worker-process.js';
 
@@ -19,16 +19,6 @@ export { noFailedJobs, TERMINAL, type Kind } from './campaign-base.js';
 /** The unique argument of the long sleep of the `fault-slow` instance's first attempt: its process is easy to find. */
 export const LONG_SLEEP = '47.25';
 
-const QUICK_WORKFLOW = `name: CI
-on: push
-jobs:
-  check:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - name: Check the status file
-        run: sleep 1 && grep -q fixed status.txt
-`;
 
 /** The first attempt sleeps long (a run caught in the middle); a re-run attempt does not. */
 const SLOW_WORKFLOW = `name: CI

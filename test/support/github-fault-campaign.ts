@@ -14,7 +14,7 @@ import { createDeps } from '../../src/deps.js';
 import { buildApp } from '../../src/http/app.js';
 import { migrationsDir } from '../../src/paths.js';
 import { QUEUE_NAMES } from '../../src/queue/index.js';
-import { CampaignBase } from './campaign-base.js';
+import { CampaignBase, QUICK_WORKFLOW } from './campaign-base.js';
 import { createFixtureRepo, makePatch } from './git-fixtures.js';
 import { createExecutorRunner, startGithubSim, type GithubSim } from './github-sim/index.js';
 import type { SimCheckRun, SimRun } from './github-sim/types.js';
@@ -28,16 +28,6 @@ export const GH_BENCH_OWNER = 'fault-bench';
 /** The benchmark repository the fault instances publish to (fork of `<upstream owner>/status`). */
 export const GH_BENCH_REPO = `${GH_BENCH_OWNER}/${GH_UPSTREAM_OWNER}--status`;
 
-const QUICK_WORKFLOW = `name: CI
-on: push
-jobs:
-  check:
-    runs-on: ubuntu-latest
-    steps:
-      - uses: actions/checkout@v4
-      - name: Check the status file
-        run: sleep 1 && grep -q fixed status.txt
-`;
 
 /** Long enough for a test to act while it runs (kill a worker, cancel it). */
 const SLOW_WORKFLOW = `name: CI
