@@ -162,6 +162,7 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
   }
   if (carry !== undefined && carry.length > 0) onLine(carry, 0, carry.length);
   finish();
+  clearAnnotatedSteps(steps);
   if (opts.assumeFailure === true && !steps.some((x) => x.failed)) inferFailingStep(steps);
   mapSteps(steps, opts.steps);
   return {
@@ -175,6 +176,23 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
 }
 
 const CLEANUP_TITLES = new Set(['Post job cleanup', 'Complete job']);
+
+/** `run:` steps (their header names a `shell:`): one that fails ends with `Process completed with exit code N.` */
+const SHELL_STEPS = new WeakSet<ParsedStep>();
+const RUNNER_STOPPED = /cancel|timed out|time limit|maximum execution time|shutdown signal|lost communication/i;
+
+/**
+ * A `run:` step whose only `##[error]` lines are problem-matcher annotations (tsc, ESLint, compilers) and no exit
+ * code did not fail: the runner prints the exit code of every failing shell step, so when a later step follows in
+ * the log, this one's output is whole and it went on (`|| true`, a build that reports but exits 0).
+ */
+function clearAnnotatedSteps(steps: ParsedStep[]): void {
+  for (const [i, step] of steps.entries()) {
+    if (!step.failed || step.exitCode !== undefined || !SHELL_STEPS.has(step)) continue;
+    if (step.errorLines.some((e) => RUNNER_STOPPED.test(e.text))) continue;
+    if (steps.slice(i + 1).some((next) => !CLEANUP_TITLES.has(next.title))) step.failed = false;
+  }
+}
 
 /**
  * The job failed but no step says so (a tail cut from a log, output pasted without markers): the step that failed
@@ -230,6 +248,7 @@ function finishStep(b: StepBuilder, index: number, rules: readonly Rule[], keepT
   const last = b.lastStamp;
   if (last !== undefined) step.completedAt = last.buf.toString('latin1', last.start, last.start + last.length).trimEnd();
   if (b.exitCode !== undefined) step.exitCode = b.exitCode;
+  if (b.commandClosed) SHELL_STEPS.add(step);
   if (kept.length > 0) step.tail = kept;
   return step;
 }

@@ -24,9 +24,9 @@ export async function requestRerun(deps: Pick<PipelineDeps, 'repos' | 'queues'>,
     idempotencyKey: `rerun-${original.id}-${attempt}`,
     requestHash: null,
     ownerTokenId: original.ownerTokenId,
+    attempt,
   });
   if (submission.state === 'queued' && submission.enqueuedAt === null) {
-    await deps.repos.submissions.update(submission.id, { attempt });
     await deps.queues.add('prepare', { submissionId: submission.id }, { jobId: jobId('submission', submission.id) });
     await deps.repos.submissions.markEnqueued([submission.id]);
   }

@@ -80,4 +80,13 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     linePattern: /(?:environment variable|env var|secret|variable) \S+ (?:is not set|is missing|is required|not set)|\b(?:Error|ERROR|error)\b.{0,40}\b[A-Z][A-Z0-9_]{3,60} (?:is not set|is required|is missing)\b|Required secrets are missing|No \w+ credentials found|Missing required (?:environment variables?|secrets?)/,
     example: { command: 'node scripts/deploy.mjs', lines: ['Error: environment variable DATABASE_URL is not set'] },
   },
+  {
+    // Deploy targets and registries that refuse the configured project or identity, artifact names that collide,
+    // tool set-ups that contradict the repository, config files a schema rejects, builds pointed at a missing tree.
+    id: 'deploy-and-tool-setup',
+    type: 'Configuration Error',
+    tool: 'config',
+    linePattern: /^Error[!:] (?:Project not found|The specified token is not valid|No existing credentials found)|denied: Permission ["']?[\w.]+["']? denied on resource|an artifact with this name already exists on the workflow run|Multiple versions of pnpm specified|Additional properties are not allowed \(|^Unrecognized VM option '|Could not find or load main class org\.gradle\.wrapper\.GradleWrapperMain|^\s+does not contain a CMakeLists\.txt file\.$/,
+    example: { command: 'npx vercel pull --yes --environment=production', lines: ['Error: Project not found ({"VERCEL_PROJECT_ID":"***","VERCEL_ORG_ID":"***"})'] },
+  },
 ];

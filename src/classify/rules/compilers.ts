@@ -55,6 +55,22 @@ export const COMPILER_SYNTAX_RULES: Rule[] = [
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
     example: { command: 'dotnet build', lines: ['/w/src/App.cs(12,5): error CS1002: ; expected [/w/src/App.csproj]'] },
   },
+  {
+    // `php -l` and the interpreter: `PHP Parse error:  syntax error, unexpected …` (two spaces on the CLI's stderr).
+    id: 'php-parse-error',
+    type: 'Syntax Error',
+    tool: 'php',
+    linePattern: /^(?:PHP )?Parse error:\s+(syntax error, .*?) in (\S+\.php) on line (\d+)/,
+    findingParser: (m) => (m[1] === undefined || m[2] === undefined ? undefined : { path: m[2], line: Number(m[3]), message: m[1] }),
+    example: { command: 'find . -name "*.php" -exec php -l {} \\;', lines: ["PHP Parse error:  syntax error, unexpected '}' in ./src/a.php on line 12"] },
+  },
+  {
+    id: 'solidity-parser-error',
+    type: 'Syntax Error',
+    tool: 'solc',
+    linePattern: /^ParserError(?: \(\d{4}\))?: (.*)$/,
+    example: { command: 'forge build', lines: ["ParserError (2314): Expected ';' but got '}'"] },
+  },
 ];
 
 /** Name and type errors; after the toolchain rules of ecosystems.ts, which win the lines their commands print. */
@@ -95,11 +111,14 @@ export const COMPILER_TYPE_RULES: Rule[] = [
     id: 'dart-analyzer-error',
     type: 'Type Checking',
     tool: 'dart',
-    linePattern: /^\s*(?:\[[\w-]+\]:\s+)?error - (\S+\.dart):(\d+):(\d+) - (.*)$|^(\S+\.dart):(\d+):(\d+): Error: (.*)$/,
+    // `dart analyze` (`error - path:l:c - message - code`), `flutter analyze` (`error • message • path:l:c • code`), the CFE.
+    linePattern: /^\s*(?:\[[\w-]+\]:\s+)?error - (\S+\.dart):(\d+):(\d+) - (.*)$|^(\S+\.dart):(\d+):(\d+): Error: (.*)$|^\s*(?:\[[\w-]+\]:\s+)?error \u2022 (.*?) \u2022 (\S+\.dart):(\d+):(\d+) \u2022 [\w_]+$/,
     findingParser: (m) =>
-      m[1] === undefined
-        ? fileLineFinding({ path: 5, line: 6, column: 7, message: 8 })(m)
-        : fileLineFinding({ path: 1, line: 2, column: 3, message: 4 })(m),
+      m[1] !== undefined
+        ? fileLineFinding({ path: 1, line: 2, column: 3, message: 4 })(m)
+        : m[5] !== undefined
+          ? fileLineFinding({ path: 5, line: 6, column: 7, message: 8 })(m)
+          : fileLineFinding({ path: 10, line: 11, column: 12, message: 9 })(m),
     example: { command: 'dart analyze', lines: ["  error - lib/src/a.dart:26:20 - Undefined name 'Random'. - undefined_identifier"] },
   },
   {
@@ -132,5 +151,13 @@ export const COMPILER_TYPE_RULES: Rule[] = [
     linePattern: /^(\S+\.(?:c|cc|cpp|cxx|h|hpp|m|mm)):(\d+):(\d+): (?:fatal )?error: ((?!expected ).*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
     example: { command: './scripts/build.sh', lines: ["/w/src/a.cpp:531:15: error: redefinition of 'GetStats'"] },
+  },
+  {
+    // solc (forge, hardhat, truffle): `TypeError (9574): …`, `Error (3656): …`; its parse errors are `ParserError`.
+    id: 'solidity-compile-error',
+    type: 'Type Checking',
+    tool: 'solc',
+    linePattern: /^(?:Error|TypeError|DeclarationError) \(\d{4}\): (.*)$/,
+    example: { command: 'forge build', lines: ['Error (3656): Contract "Vault" should be marked as abstract.'] },
   },
 ];

@@ -73,6 +73,18 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     example: { command: 'npx jest', lines: ['Tests:       1 failed, 2 passed, 3 total'] },
   },
   {
+    // package:test's matcher failure (`dart test`, `flutter test`): `Expected: …` then `  Actual: …`. After an
+    // exception thrown while building a widget, the finders that fail are its consequence, not the failure.
+    id: 'dart-matcher-assertion',
+    type: 'Assertion Error',
+    tool: 'dart',
+    yieldsTo: ['Runtime Error'],
+    linePattern: /^\s+Actual: /,
+    previousPattern: /^\s*Expected: /,
+    context: { before: 1, after: 1 },
+    example: { command: 'dart test', lines: ['Expected: <2>', '  Actual: <3>'] },
+  },
+  {
     id: 'go-testify-assertion',
     type: 'Assertion Error',
     tool: 'go',

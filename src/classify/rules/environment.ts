@@ -50,7 +50,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     type: 'Environment Error',
     tool: 'network',
     yieldsTo: NETWORK_YIELDS,
-    linePattern: /Connection refused|Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|Connection timed out|Failed to establish a new connection|ConnectTimeoutError|ReadTimeoutError|\bECONNRESET\b|\bECONNREFUSED\b|\bETIMEDOUT\b|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|Failed to connect to \S+ port|API rate limit exceeded|\b50[234] (?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b|kex_exchange_identification: |^Connection closed by (?:remote host|\S+ port \d+)$|\/ssh\] exited with return code \[255\]/,
+    linePattern: /Connection refused|Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|Connection timed out|Failed to establish a new connection|ConnectTimeoutError|ReadTimeoutError|\bECONNRESET\b|There appears to be trouble with your network connection|\bECONNREFUSED\b|\bETIMEDOUT\b|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|Failed to connect to \S+ port|API rate limit exceeded|\b50[234] (?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b|kex_exchange_identification: |^Connection closed by (?:remote host|\S+ port \d+)$|\/ssh\] exited with return code \[255\]/,
     example: { command: 'pip install requests', lines: ["WARNING: Retrying (Retry(total=4)) after connection broken by 'NewConnectionError(': Failed to establish a new connection: [Errno 111] Connection refused')'"] },
   },
   {
@@ -58,7 +58,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     type: 'Environment Error',
     tool: 'setup-python',
     // Not `Version 3.9 was not found in the local cache`: setup-python prints that, then downloads the version.
-    linePattern: /^(?:##\[error\])?The version '[^']+' with architecture '[^']+' was not found/,
+    linePattern: /^(?:##\[error\]|Error: )?(?:The version '[^']+' with architecture '[^']+' was not found|Version \S+ with arch \S+ not found)/,
     example: { command: 'actions/setup-python@v5', lines: ["##[error]The version '3.6' with architecture 'x64' was not found for Ubuntu 24.04."] },
   },
   // Configuration.
@@ -73,7 +73,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'config-file-parse',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /^(?:E\s+)?(?:\w+\.)*(?:TOMLDecodeError|TomlDecodeError|ScannerError|ParserError|ComposerError|ParsingError|MissingSectionHeaderError|DuplicateSectionError|DuplicateOptionError|InterpolationError)\b|^(?:\S+: )?yaml: line \d+:|configuration error: `[^`]+` must|^ERROR: (?:\S+ )?does not appear to be a Python project|is not installable\. Neither 'setup\.py' nor 'pyproject\.toml' found|^ERROR: Could not open requirements file:/,
+    linePattern: /^(?:E\s+)?(?:\w+\.)*(?:TOMLDecodeError|TomlDecodeError|ScannerError|ParserError|ComposerError|ParsingError|MissingSectionHeaderError|DuplicateSectionError|DuplicateOptionError|InterpolationError)\b(?! \(\d{4}\):)|^(?:\S+: )?yaml: line \d+:|configuration error: `[^`]+` must|^ERROR: (?:\S+ )?does not appear to be a Python project|is not installable\. Neither 'setup\.py' nor 'pyproject\.toml' found|^ERROR: Could not open requirements file:/,
     context: { before: 2 },
     example: { command: 'python -m pytest', lines: ['tomllib.TOMLDecodeError: Expected \'=\' after a key in a key/value pair (at line 2, column 6)'] },
   },

@@ -94,7 +94,7 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     id: 'package-fetch-failed',
     type: 'Package Installation Error',
     tool: 'package-manager',
-    linePattern: /^npm (?:ERR!|error) (?:code 128|An unknown git error occurred)|patch-package finished with \d+ error|E: (?:Package '[^']+' has no installation candidate|Unable to locate package )|hash mismatch in fixed-output derivation|HTTP Error 404: Not Found|ERROR 404: Not Found|The requested URL returned error: 404|Command failed: .*sdkmanager|RR_PNPM_(?:FETCH_404|TARBALL_INTEGRITY|NO_MATCHING_VERSION)|Couldn't find package "[^"]+" on the "npm" registry|^ERROR:\s+Error installing \S+|^error: failed to download from `|^Gem::\w+Error: /,
+    linePattern: /^npm (?:ERR!|error) (?:code 128|An unknown git error occurred)|patch-package finished with \d+ error|E: (?:Package '[^']+' has no installation candidate|Unable to locate package )|hash mismatch in fixed-output derivation|HTTP Error 404: Not Found|ERROR 404: Not Found|The requested URL returned error: 404|Command failed: .*sdkmanager|RR_PNPM_(?:FETCH_404|TARBALL_INTEGRITY|NO_MATCHING_VERSION)|Couldn't find package "[^"]+" on the "npm" registry|^ERROR:\s+Error installing \S+|^error: failed to download from `|^Gem::\w+Error: |^E: Failed to fetch \S+\s+404\s+Not Found|^error \S+\/node_modules\/\S+: Command failed\.$/,
     context: { after: 2 },
     example: { command: 'sudo apt-get install -y libgl1-mesa-glx', lines: ["E: Package 'libgl1-mesa-glx' has no installation candidate"] },
   },

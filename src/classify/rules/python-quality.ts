@@ -182,7 +182,8 @@ export const PYTHON_QUALITY_RULES: Rule[] = [
     id: 'sphinx-warning-as-error',
     type: 'Doc/Docstring',
     tool: 'sphinx',
-    linePattern: /^Warning, treated as error:|build finished with problems|^Aborted with \d+ warnings? in strict mode/,
+    // `Exception occurred:` is Sphinx's banner when an extension crashes the build (a traceback follows).
+    linePattern: /^Warning, treated as error:|build finished with problems|^Aborted with \d+ warnings? in strict mode|^Exception occurred:$|The full traceback has been saved in \S*sphinx-err-/,
     context: { after: 1 },
     example: { command: 'sphinx-build -W docs docs/_build', lines: ['Warning, treated as error:'] },
   },

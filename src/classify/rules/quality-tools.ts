@@ -86,4 +86,19 @@ export const QUALITY_RULES: Rule[] = [
     linePattern: /^FOUND [1-9]\d* ERRORS? (?:AND \d+ WARNINGS? )?AFFECTING \d+ LINES?|^\S+\.rb:\d+:\d+: [CWEF]: [\w/]+: /,
     example: { command: 'vendor/bin/phpcs --standard=PSR12 src/', lines: ['FOUND 2 ERRORS AFFECTING 2 LINES'] },
   },
+  {
+    // super-linter names the linter that failed; its formatters are Code Formatting (below).
+    id: 'super-linter-formatter',
+    type: 'Code Formatting',
+    tool: 'super-linter',
+    linePattern: /Found errors in \[\w*(?:PRETTIER|BLACK|ISORT|GOFMT|RUSTFMT|CLANG_FORMAT|SHFMT|GOOGLE_JAVA_FORMAT|KTLINT|SNAKEFMT|STYLUA)\w*\] linter!/,
+    example: { command: 'github/super-linter@v5', lines: ['2023-01-02 10:00:00 [ERROR]   Found errors in [PYTHON_BLACK] linter!'] },
+  },
+  {
+    id: 'super-linter',
+    type: 'Code Linting',
+    tool: 'super-linter',
+    linePattern: /Found errors in \[\w+\] linter!/,
+    example: { command: 'github/super-linter@v5', lines: ['2023-01-02 10:00:00 [ERROR]   Found errors in [ACTIONLINT] linter!'] },
+  },
 ];

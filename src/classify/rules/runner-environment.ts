@@ -7,7 +7,7 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     id: 'tool-not-on-path',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /executable file not found in \$PATH|vswhere\.exe not found|Browser was not found at the configured executablePath|Flutter SDK not found|Unable to locate executable file: |is not recognized as an internal or external command|Could not find (?:a )?(?:Java|JDK|Android SDK|Xcode) (?:installation|home)/,
+    linePattern: /executable file not found in \$PATH|vswhere\.exe not found|Browser was not found at the configured executablePath|Flutter SDK not found|Unable to locate executable file: |is not recognized as an internal or external command|The (\S+) command could not be found\.|\bspawn (?!\S+ EACCES)\S+ ENOENT\b|Could not find (?:a )?(?:Java|JDK|Android SDK|Xcode) (?:installation|home)/,
     example: { command: 'task build', lines: ['task: [build] "go": executable file not found in $PATH'] },
   },
   {
@@ -38,5 +38,14 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     linePattern: /\b50[0234] (?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out)\b|returned error ?: ?50[0234]\b|Unknown internal error occurred|toomanyrequests: |HTTP Error 429|Rate limit exceeded/,
     yieldsTo: NETWORK_YIELDS,
     example: { command: 'yarn install --frozen-lockfile', lines: ['error Error: https://registry.yarnpkg.com/arg/-/arg-4.1.3.tgz: Request failed "500 Internal Server Error"'] },
+  },
+  {
+    // The shell's own code for a command it could not find; whatever else the step printed explains it better.
+    id: 'exit-127-command-not-found',
+    type: 'Environment Error',
+    tool: 'shell',
+    linePattern: /^(?:##\[error\])?Process completed with exit code 127\./,
+    yieldsTo: ['Code Formatting', 'Code Linting', 'Syntax Error', 'Runtime Error', 'Test Failure', 'Assertion Error', 'Type Checking', 'Dependency Issues', 'Package Installation Error', 'Configuration Error', 'Doc/Docstring'],
+    example: { command: './scripts/build.sh', lines: ['##[error]Process completed with exit code 127.'] },
   },
 ];

@@ -96,4 +96,14 @@ export const TEST_RUNNER_RULES: Rule[] = [
     context: { before: 2 },
     example: { command: 'npx jest', lines: ['  ● Test suite failed to run', '', "    SyntaxError: Cannot use 'import.meta' outside a module"] },
   },
+  {
+    // After jest's: a Python SyntaxError indented, as pip prints a failing setup.py's output (four spaces in).
+    id: 'python-syntax-error-indented',
+    type: 'Syntax Error',
+    tool: 'python',
+    linePattern: /^\s+(?:SyntaxError|IndentationError|TabError): (?!Named export '[^']*' not found|The requested module '[^']*' does not provide an export named|Unexpected token .* in JSON|Unexpected end of JSON)(.*)$/,
+    previousPattern: /^\s+(?:\S.*|\^+)$/,
+    context: { before: 4 },
+    example: { command: 'pip install .', lines: ['      File "/tmp/pip-build/pkg/setup.py", line 17', "        x = f'{", '    SyntaxError: invalid syntax'] },
+  },
 ];

@@ -14,6 +14,8 @@ export interface NewSubmission {
   requestHash: string | null;
   /** The API token that owns the submission; null or absent (CLI, pipeline) = operators only. */
   ownerTokenId?: string | null;
+  /** A re-run's attempt (the original's + 1), set with the row so no reader sees the re-run as attempt 1. */
+  attempt?: number;
 }
 
 export type SubmissionSummary = Omit<SubmissionRow, 'patch'>;

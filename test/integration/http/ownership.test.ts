@@ -203,4 +203,28 @@ describe('ownership: a submitter sees, lists and cancels only its own resources'
     expect((await get(tokenB.token, `/v1/submissions/${rerun.id}`)).statusCode).toBe(200);
     expect((await get(tokenA.token, `/v1/submissions/${rerun.id}`)).statusCode).toBe(404);
   });
+
+  it('a re-run row is attempt 2 from the moment it exists (no reader sees it as attempt 1)', async () => {
+    const deps = await pipelineDeps(env.deps);
+    const submissions = deps.repos.submissions;
+    let seenAtCreation: number | undefined;
+    const watched = {
+      ...deps,
+      repos: {
+        ...deps.repos,
+        submissions: {
+          ...submissions,
+          createIdempotent: async (input: Parameters<typeof submissions.createIdempotent>[0]) => {
+            const made = await submissions.createIdempotent(input);
+            seenAtCreation = (await env.deps.db.prisma.submission.findUniqueOrThrow({ where: { id: made.submission.id } })).attempt;
+            return made;
+          },
+        },
+      },
+    };
+    const delivery = { id: 'rerun-delivery-2', event: 'check_run', action: 'requested_action', payload: { check_run: { external_id: ownB[2] }, requested_action: { identifier: RERUN_ACTION.identifier } } };
+    expect(await rerunDeliveryHook(delivery, watched, env.logger)).toBe('processed');
+    expect(seenAtCreation).toBe(2);
+    expect((await env.deps.db.prisma.submission.findUniqueOrThrow({ where: { idempotencyKey: `rerun-${ownB[2]}-2` } })).attempt).toBe(2);
+  });
 });

@@ -12,13 +12,14 @@ const corpus = loadCorpus();
 const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
 
 /**
- * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.770 and 0.568 on
- * the 446-log corpus, 2026-12-01), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
+ * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.758 and 0.547 on
+ * the 562-log corpus, 2026-12-01), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
  * is reached yet (see docs/classification.md). Raise these when the rules improve; never lower them to let a rule
- * change through. (They were 0.77 / 0.57 on the 437-log corpus: the 4 evaluation logs added with the 446-log corpus
- * score 0.568 on tails with the old rules as with the new, so the tails floor was re-anchored on the new data.)
+ * change through. Re-anchored when the corpus grows: the 116 logs of the fifth pass bring the evaluation half down
+ * to 0.740 / 0.532 with the rules before that pass (they were 0.770 / 0.568 on the 446 logs before it), and the
+ * pass's rules, written from its tuning-half logs, raise it to 0.758 / 0.547.
  */
-const FLOORS = { evaluationFull: 0.77, evaluationTail: 0.56 } as const;
+const FLOORS = { evaluationFull: 0.75, evaluationTail: 0.54 } as const;
 
 const results = new Map<string, CorpusScore>();
 async function measured(key: string, run: () => Promise<CorpusScore>): Promise<CorpusScore> {
@@ -47,10 +48,8 @@ describe('real-log corpus', () => {
     it(`prints per-type figures for the ${split} half (whole logs)`, async () => {
       const s = await measured(`${split}-full`, async () => score(await predictFull(bySplit(split))));
       console.log(formatScore(`${split} half, whole logs`, s));
-      if (split === 'evaluation') {
-        expect(s.labelledPassing, 'passing logs that got a label').toEqual([]);
-        expect(s.macroF1).toBeGreaterThanOrEqual(FLOORS.evaluationFull);
-      }
+      expect(s.labelledPassing, 'passing logs that got a label').toEqual([]);
+      if (split === 'evaluation') expect(s.macroF1).toBeGreaterThanOrEqual(FLOORS.evaluationFull);
     });
 
     it(`prints per-type figures for the ${split} half (failing logs cut to their last 3,000 characters)`, async () => {
