@@ -179,17 +179,19 @@ const CLEANUP_TITLES = new Set(['Post job cleanup', 'Complete job']);
 
 /** `run:` steps (their header names a `shell:`): one that fails ends with `Process completed with exit code N.` */
 const SHELL_STEPS = new WeakSet<ParsedStep>();
-const RUNNER_STOPPED = /cancel|timed out|time limit|maximum execution time|shutdown signal|lost communication/i;
+/** A problem matcher's annotation names a file and line (`tsconfig.json(1,84): error TS5107: …`, `a.ts:3:1 …`). */
+const ANNOTATION = /^\S+?(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?)[: ]/;
 
 /**
- * A `run:` step whose only `##[error]` lines are problem-matcher annotations (tsc, ESLint, compilers) and no exit
- * code did not fail: the runner prints the exit code of every failing shell step, so when a later step follows in
+ * A `run:` step whose only `##[error]` lines are problem-matcher annotations (tsc, ESLint, compilers: a file and a
+ * line) and no exit code did not fail (a file command the runner could not process, a cancel or a time-out print
+ * other `##[error]` lines): the runner prints the exit code of every failing shell step, so when a later step follows in
  * the log, this one's output is whole and it went on (`|| true`, a build that reports but exits 0).
  */
 function clearAnnotatedSteps(steps: ParsedStep[]): void {
   for (const [i, step] of steps.entries()) {
     if (!step.failed || step.exitCode !== undefined || !SHELL_STEPS.has(step)) continue;
-    if (step.errorLines.some((e) => RUNNER_STOPPED.test(e.text))) continue;
+    if (!step.errorLines.every((e) => ANNOTATION.test(e.text))) continue;
     if (steps.slice(i + 1).some((next) => !CLEANUP_TITLES.has(next.title))) step.failed = false;
   }
 }

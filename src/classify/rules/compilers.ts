@@ -65,6 +65,23 @@ export const COMPILER_SYNTAX_RULES: Rule[] = [
     example: { command: 'find . -name "*.php" -exec php -l {} \\;', lines: ["PHP Parse error:  syntax error, unexpected '}' in ./src/a.php on line 12"] },
   },
   {
+    // bash and sh parsing a script (a `run:` step, an action's entrypoint): the step exits 2.
+    id: 'shell-syntax-error',
+    type: 'Syntax Error',
+    tool: 'shell',
+    linePattern: /^(\S+): line (\d+): (syntax error(?: near unexpected token .*|: unexpected end of file.*))$|^(?:\S+: )?\d+: (?:\S+: )?Syntax error: .+ unexpected/,
+    findingParser: (m) => (m[1] === undefined || m[3] === undefined ? undefined : { path: m[1], line: Number(m[2]), message: m[3] }),
+    example: { command: './scripts/release.sh', lines: ["/home/runner/work/_temp/28b6.sh: line 3: syntax error near unexpected token `('"] },
+  },
+  {
+    // Ruby's YAML parser (Jekyll, GitHub Pages) on a data file.
+    id: 'yaml-data-syntax',
+    type: 'Syntax Error',
+    tool: 'jekyll',
+    linePattern: /Psych::SyntaxError|^There was a YAML syntax error on line \d+/,
+    example: { command: 'bundle exec jekyll build', lines: ['  Liquid Exception: (/w/_data/authors.yml): did not find expected key while parsing a block mapping (Psych::SyntaxError)'] },
+  },
+  {
     id: 'solidity-parser-error',
     type: 'Syntax Error',
     tool: 'solc',

@@ -66,7 +66,8 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'workflow-invalid',
     type: 'Configuration Error',
     tool: 'actions',
-    linePattern: /Invalid workflow file|The workflow is not valid|Unrecognized named-value|^(?:##\[error\])?Input required and not supplied: |^(?:##\[error\])?Unable to resolve action|^(?:##\[error\])?Can't find 'action\.ya?ml'/,
+    // `Error: ` is how the web page and copied logs render the runner's `##[error]`.
+    linePattern: /Invalid workflow file|The workflow is not valid|Unrecognized named-value|^(?:##\[error\]|Error: )?Input required and not supplied: |^(?:##\[error\]|Error: )?Unable to resolve action|^(?:##\[error\]|Error: )?Can't find 'action\.ya?ml'|is not present in repository \S+\.\s+Typo\?/,
     example: { command: 'actions/setup-python@v5', lines: ['##[error]Input required and not supplied: python-version'] },
   },
   {
