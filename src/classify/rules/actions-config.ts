@@ -86,7 +86,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'deploy-and-tool-setup',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /^Error[!:] (?:Project not found|The specified token is not valid|No existing credentials found)|denied: Permission ["']?[\w.]+["']? denied on resource|an artifact with this name already exists on the workflow run|Multiple versions of pnpm specified|Additional properties are not allowed \(|^Unrecognized VM option '|Could not find or load main class org\.gradle\.wrapper\.GradleWrapperMain|^\s+does not contain a CMakeLists\.txt file\.$/,
+    linePattern: /^Error[!:] (?:Project not found|The specified token is not valid|No existing credentials found)|denied: Permission ["']?[\w.]+["']? denied on resource|an artifact with this name already exists on the workflow run|Multiple versions of pnpm specified|Additional properties are not allowed \(|^Unrecognized VM option '|Could not find or load main class org\.gradle\.wrapper\.GradleWrapperMain|^\s+does not contain a CMakeLists\.txt file\.$|Could not locate Gemfile/,
     example: { command: 'npx vercel pull --yes --environment=production', lines: ['Error: Project not found ({"VERCEL_PROJECT_ID":"***","VERCEL_ORG_ID":"***"})'] },
   },
 ];

@@ -87,6 +87,15 @@ export const QUALITY_RULES: Rule[] = [
     example: { command: 'vendor/bin/phpcs --standard=PSR12 src/', lines: ['FOUND 2 ERRORS AFFECTING 2 LINES'] },
   },
   {
+    // `dotnet format --verify-no-changes` (`file.cs(871,14): error WHITESPACE: Fix whitespace formatting.`) and
+    // `terraform fmt -check`, which exits 3 when a file is not formatted (setup-terraform's wrapper says so).
+    id: 'dotnet-terraform-format',
+    type: 'Code Formatting',
+    tool: 'formatter',
+    linePattern: /\(\d+,\d+\): error (?:WHITESPACE|FINALNEWLINE|ENDOFLINE|CHARSET|IMPORTS): |^\s*Error: Terraform exited with code 3\.$/,
+    example: { command: 'dotnet format whitespace --verify-no-changes', lines: ["D:\\a\\s\\src\\Graph.cs(871,14): error WHITESPACE: Fix whitespace formatting. Insert '\\r\\n'. [D:\\a\\s\\src\\App.csproj]"] },
+  },
+  {
     // super-linter names the linter that failed; its formatters are Code Formatting (below).
     id: 'super-linter-formatter',
     type: 'Code Formatting',

@@ -44,7 +44,7 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     id: 'exit-127-command-not-found',
     type: 'Environment Error',
     tool: 'shell',
-    linePattern: /^(?:##\[error\])?Process completed with exit code 127\./,
+    linePattern: /^(?:##\[error\])?Process completed with exit code 127\.|^make(?:\[\d+\])?: \*\*\* \[[^\]]+\] Error 127$/,
     yieldsTo: ['Code Formatting', 'Code Linting', 'Syntax Error', 'Runtime Error', 'Test Failure', 'Assertion Error', 'Type Checking', 'Dependency Issues', 'Package Installation Error', 'Configuration Error', 'Doc/Docstring'],
     example: { command: './scripts/build.sh', lines: ['##[error]Process completed with exit code 127.'] },
   },
