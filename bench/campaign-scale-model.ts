@@ -64,20 +64,36 @@ function makespan(queue: number[], random: () => number, work: { ms: number }): 
   return last;
 }
 
+/** Each of the 200 upstreams on the least-loaded account so far (stable assignment), loaded by `weights`. */
+function assignAccounts(weights: number[], accounts: number): number[] {
+  const load = new Array<number>(accounts).fill(0);
+  return weights.map((weight) => {
+    const chosen = load.indexOf(Math.min(...load));
+    load[chosen] = (load[chosen] ?? 0) + weight;
+    return chosen;
+  });
+}
+
+/** One account's queue: the campaign's `total` runs cycle over the upstreams; this account's, in order. */
+const accountQueue = <T>(upstreams: T[], owner: number[], account: number): T[] =>
+  Array.from({ length: total }, (_, i) => i % upstreams.length).filter((u) => owner[u] === account).flatMap((u) => upstreams[u] ?? []);
+
+/** Mean over the seeds, as the rows print it. */
+function meanOverBound(overBound: (seed: number) => number): string {
+  let sum = 0;
+  for (let s = 0; s < seeds; s += 1) sum += overBound(19 + s);
+  return `+${((sum / seeds) * 100).toFixed(1)}%`;
+}
+
 function overBound(accounts: number, seed: number, gang: boolean, byWork: boolean): number {
   const random = seededRandom(seed);
   const upstreams = Array.from({ length: 200 }, () => drawJobs(random));
-  const load = new Array<number>(accounts).fill(0);
-  const owner = upstreams.map((jobs) => {
-    const chosen = load.indexOf(Math.min(...load));
-    load[chosen] = (load[chosen] ?? 0) + (byWork ? jobs : 1);
-    return chosen;
-  });
+  const owner = assignAccounts(upstreams.map((jobs) => (byWork ? jobs : 1)), accounts);
   const durationsRandom = seededRandom(seed + 2);
   const work = { ms: 0 };
   let longest = 0;
   for (let account = 0; account < accounts; account += 1) {
-    const runs = Array.from({ length: total }, (_, i) => i % 200).filter((u) => owner[u] === account).map((u) => upstreams[u] ?? 1);
+    const runs = accountQueue(upstreams, owner, account);
     const queue = gang ? runs : runs.flatMap((jobs) => new Array<number>(jobs).fill(1));
     longest = Math.max(longest, makespan(queue, durationsRandom, work));
   }
@@ -88,9 +104,7 @@ function overBound(accounts: number, seed: number, gang: boolean, byWork: boolea
 for (const accounts of [1, 2, 4]) {
   const row: Record<string, string> = {};
   for (const [label, gang, byWork] of [['gang, by work', true, true], ['gang, by repositories', true, false], ['no-gang, by work', false, true]] as const) {
-    let sum = 0;
-    for (let s = 0; s < seeds; s += 1) sum += overBound(accounts, 19 + s, gang, byWork);
-    row[label] = `+${((sum / seeds) * 100).toFixed(1)}%`;
+    row[label] = meanOverBound((seed) => overBound(accounts, seed, gang, byWork));
   }
   console.log(JSON.stringify({ accounts, runs: total, limit, seeds, overBound: row }));
 }
@@ -146,18 +160,12 @@ function orderOverBound(accounts: number, seed: number, order: Order): number {
     const jobs = Array.from({ length: Math.min(limit, drawJobs(random)) }, () => drawDuration(durations, random));
     return { jobs, expectedMs: Math.max(...jobs) };
   });
-  const load = new Array<number>(accounts).fill(0);
-  const owner = upstreams.map((u) => {
-    const chosen = load.indexOf(Math.min(...load));
-    load[chosen] = (load[chosen] ?? 0) + u.jobs.reduce((a, b) => a + b, 0);
-    return chosen;
-  });
+  const owner = assignAccounts(upstreams.map((u) => u.jobs.reduce((a, b) => a + b, 0)), accounts);
   const random2 = seededRandom(seed + 100);
   const work = { ms: 0 };
   let longest = 0;
   for (let account = 0; account < accounts; account += 1) {
-    const runs = Array.from({ length: total }, (_, i) => i % 200).filter((u) => owner[u] === account).flatMap((u) => upstreams[u] ?? []);
-    longest = Math.max(longest, orderedMakespan(runs, order, random2, work));
+    longest = Math.max(longest, orderedMakespan(accountQueue(upstreams, owner, account), order, random2, work));
   }
   const bound = work.ms / (accounts * limit);
   return (longest - bound) / bound;
@@ -166,11 +174,7 @@ function orderOverBound(accounts: number, seed: number, order: Order): number {
 if (orders) {
   for (const accounts of [1, 2, 4]) {
     const row: Record<string, string> = {};
-    for (const order of ['fifo', 'largest-first', 'first-fit', 'easy'] as const) {
-      let sum = 0;
-      for (let s = 0; s < seeds; s += 1) sum += orderOverBound(accounts, 19 + s, order);
-      row[order] = `+${((sum / seeds) * 100).toFixed(1)}%`;
-    }
+    for (const order of ['fifo', 'largest-first', 'first-fit', 'easy'] as const) row[order] = meanOverBound((seed) => orderOverBound(accounts, seed, order));
     console.log(JSON.stringify({ accounts, runs: total, limit, seeds, rule: 'gang, known durations', overBound: row }));
   }
 }

@@ -1,4 +1,5 @@
 import { detach } from './detach.js';
+import { clearAnnotatedSteps, inferFailingStep } from './failing-steps.js';
 import { mapSteps } from './map-steps.js';
 import { ghColumns, skipBom, stampLength } from './line-prefix.js';
 import { normalizeLine } from './normalize-line.js';
@@ -53,8 +54,13 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
   const tail = newTail();
   let step = newStep('Set up job', 1, tail);
 
+  /** `run:` steps (their header names a `shell:`): one that fails ends with `Process completed with exit code N.` */
+  const shellSteps = new Set<ParsedStep>();
   const finish = (): void => {
-    if (step.lineCount > 0) steps.push(finishStep(step, steps.length, rules, opts.keepTailLines ?? 0, speculate && !structured));
+    if (step.lineCount === 0) return;
+    const done = finishStep(step, steps.length, rules, opts.keepTailLines ?? 0, speculate && !structured);
+    if (step.commandClosed) shellSteps.add(done);
+    steps.push(done);
   };
   const startStep = (title: string, command: string, inHeader: boolean, ghStep?: string): void => {
     finish();
@@ -162,7 +168,7 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
   }
   if (carry !== undefined && carry.length > 0) onLine(carry, 0, carry.length);
   finish();
-  clearAnnotatedSteps(steps);
+  clearAnnotatedSteps(steps, shellSteps);
   if (opts.assumeFailure === true && !steps.some((x) => x.failed)) inferFailingStep(steps);
   mapSteps(steps, opts.steps);
   return {
@@ -173,42 +179,6 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
     errorLines,
     failedSteps: steps.filter((x) => x.failed),
   };
-}
-
-const CLEANUP_TITLES = new Set(['Post job cleanup', 'Complete job']);
-
-/** `run:` steps (their header names a `shell:`): one that fails ends with `Process completed with exit code N.` */
-const SHELL_STEPS = new WeakSet<ParsedStep>();
-/** A problem matcher's annotation names a file and line (`tsconfig.json(1,84): error TS5107: …`, `a.ts:3:1 …`). */
-const ANNOTATION = /^\S+?(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?)[: ]/;
-
-/**
- * A `run:` step whose only `##[error]` lines are problem-matcher annotations (tsc, ESLint, compilers: a file and a
- * line) and no exit code did not fail (a file command the runner could not process, a cancel or a time-out print
- * other `##[error]` lines): the runner prints the exit code of every failing shell step, so when a later step follows in
- * the log, this one's output is whole and it went on (`|| true`, a build that reports but exits 0).
- */
-function clearAnnotatedSteps(steps: ParsedStep[]): void {
-  for (const [i, step] of steps.entries()) {
-    if (!step.failed || step.exitCode !== undefined || !SHELL_STEPS.has(step)) continue;
-    if (!step.errorLines.every((e) => ANNOTATION.test(e.text))) continue;
-    if (steps.slice(i + 1).some((next) => !CLEANUP_TITLES.has(next.title))) step.failed = false;
-  }
-}
-
-/**
- * The job failed but no step says so (a tail cut from a log, output pasted without markers): the step that failed
- * is the last one whose output a rule recognised, else the last one before the job's clean-up. Only steps the
- * rules read speculatively (structure-less logs) can be chosen.
- */
-function inferFailingStep(steps: ParsedStep[]): void {
-  const candidates = steps.filter((x) => x.speculative === true);
-  const withHits = candidates.filter((x) => x.hits.some((h) => !h.fallback));
-  const pick = withHits[withHits.length - 1] ?? candidates.filter((x) => !CLEANUP_TITLES.has(x.title)).pop() ?? candidates.pop();
-  if (pick === undefined) return;
-  pick.failed = true;
-  pick.inferred = true;
-  if (pick.index === 0 && pick.title === 'Set up job') pick.title = 'Log';
 }
 
 /** Ends a step: runs the rules over the kept output of a step that printed `##[error]`. */
@@ -250,7 +220,6 @@ function finishStep(b: StepBuilder, index: number, rules: readonly Rule[], keepT
   const last = b.lastStamp;
   if (last !== undefined) step.completedAt = last.buf.toString('latin1', last.start, last.start + last.length).trimEnd();
   if (b.exitCode !== undefined) step.exitCode = b.exitCode;
-  if (b.commandClosed) SHELL_STEPS.add(step);
   if (kept.length > 0) step.tail = kept;
   return step;
 }
