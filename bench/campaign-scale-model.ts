@@ -12,8 +12,19 @@
  * head's k slots are free, or uses slots the head will not need): none moves the floor (a run's slots held back
  * for the head are either left empty or handed to runs that keep them longer).
  *
- * Run: `npx tsx bench/campaign-scale-model.ts [N] [--limit 20] [--seeds 10]` (well under a second).
+ * `--widths corpus` draws each upstream's width from real workflows instead of the synthetic 1–8 mix: the files of
+ * test/fixtures/workflows/corpus/ (real workflows of 2xx public repositories) standardized as the prepare step does
+ * (`from-logs`, no logs) and counted as the scheduler counts them (`countWorkflowJobs(...).concurrent`, capped at the
+ * limit); it also prints how much of that width is matrix legs (what a `max-parallel` cap could take away) and how
+ * much is separate jobs (nothing in a workflow can start those one at a time without changing its `needs:` graph).
+ *
+ * Run: `npx tsx bench/campaign-scale-model.ts [N] [--limit 20] [--seeds 10] [--orders] [--widths corpus]` (seconds).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, parseDocument } from 'yaml';
+import { countWorkflowJobs } from '../src/scheduler/job-count.js';
+import { standardizeWorkflowText } from '../src/workflows/index.js';
 import { drawDuration, seededRandom, type DurationDistribution } from '../test/support/github-sim/runs/synthetic-runner.js';
 
 const args = process.argv.slice(2);
@@ -28,7 +39,48 @@ const orders = args.includes('--orders');
 
 const durations: DurationDistribution = { kind: 'lognormal', medianMs: 6 * 60_000, sigma: 0.8, maxMs: 60 * 60_000 };
 const JOB_COUNTS: [number, number][] = [[1, 0.3], [2, 0.2], [3, 0.2], [4, 0.15], [6, 0.1], [8, 0.05]];
+
+/** Widths of the corpus's workflows as the scheduler reserves them, and with every matrix at `max-parallel: 1`. */
+function corpusWidths(): { widths: number[]; narrowest: number[] } {
+  const dir = join(import.meta.dirname, '../test/fixtures/workflows/corpus');
+  const widths: number[] = [];
+  const narrowest: number[] = [];
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.yml')).sort()) {
+    const [owner, repo, ...rest] = file.replace(/\.yml$/, '').split('--');
+    let text: string;
+    try {
+      text = standardizeWorkflowText({
+        text: readFileSync(join(dir, file), 'utf8'),
+        path: `.github/workflows/${rest.join('--')}.yml`,
+        options: { upstreamRepository: `${owner ?? ''}/${repo ?? ''}`, matrixStrategy: 'from-logs' },
+      }).text;
+    } catch {
+      continue; // refused (nothing to validate, unsupported): never published
+    }
+    widths.push(Math.min(limit, countWorkflowJobs(text).concurrent));
+    const doc = parseDocument(text);
+    const jobs = doc.get('jobs', true);
+    for (const item of isMap(jobs) ? jobs.items : []) {
+      const strategy = isMap(item.value) ? item.value.get('strategy', true) : undefined;
+      if (isMap(strategy) && strategy.has('matrix')) strategy.set('max-parallel', 1);
+    }
+    narrowest.push(Math.min(limit, countWorkflowJobs(doc.toString()).concurrent));
+  }
+  return { widths, narrowest };
+}
+const corpus = flag('widths', 'synthetic') === 'corpus' ? corpusWidths() : undefined;
+if (corpus !== undefined) {
+  const sum = (values: number[]): number => values.reduce((a, b) => a + b, 0);
+  const histogram: Record<number, number> = {};
+  for (const width of corpus.widths) histogram[width] = (histogram[width] ?? 0) + 1;
+  console.log(JSON.stringify({
+    widths: 'corpus', workflows: corpus.widths.length, meanWidth: Number((sum(corpus.widths) / corpus.widths.length).toFixed(2)), histogram,
+    slotsReserved: sum(corpus.widths), slotsWithMatricesAtMaxParallel1: sum(corpus.narrowest),
+  }));
+}
+
 const drawJobs = (random: () => number): number => {
+  if (corpus !== undefined) return corpus.widths[Math.floor(random() * corpus.widths.length)] ?? 1;
   let u = random();
   for (const [jobs, p] of JOB_COUNTS) {
     if (u < p) return jobs;
