@@ -1,4 +1,5 @@
 export { classifyJob, labelTypes, repoRelativePath, type ClassifyJobInput, type JobClassification } from './classify-job.js';
+export { LOG_READ_BYTES, openLogFile } from './open-log-file.js';
 export { parseLog, type ParseLogOptions } from './parse-log.js';
 export { RULES, CMD, type Rule, type RuleState, type ParsedFinding } from './rules/index.js';
 export type * from './types.js';

@@ -1,7 +1,6 @@
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { classifyJob } from '../classify/index.js';
+import { classifyJob, openLogFile } from '../classify/index.js';
 import { invalidInput } from '../errors.js';
 import type { Io } from './context.js';
 
@@ -16,7 +15,7 @@ export function registerClassifyCommand(program: Command, io: Io): void {
     .action(async (file: string, options: { json?: boolean; conclusion?: string }) => {
       const info = await stat(file).catch(() => null);
       if (info === null || !info.isFile()) throw invalidInput('file_not_found', `no log file at ${file}`);
-      const result = await classifyJob({ log: createReadStream(file), ...(options.conclusion !== undefined ? { jobConclusion: options.conclusion } : {}) });
+      const result = await classifyJob({ log: openLogFile(file), ...(options.conclusion !== undefined ? { jobConclusion: options.conclusion } : {}) });
       if (options.json === true) {
         io.out(JSON.stringify({ labels: result.labels, failedSteps: result.failedSteps, errorLines: result.errorLines.slice(0, 50) }, null, 2));
         return;

@@ -7,6 +7,9 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { invalidInput } from '../errors.js';
 
+/** Bytes read from an archived file at a time, and buffered for its reader. */
+const READ_CHUNK_BYTES = 1 << 20;
+
 /** Archive for job logs and artifacts: gzip files under DATA_DIR (an S3-compatible store can implement the same interface). */
 export interface LogStore {
   put(key: string, content: Readable): Promise<{ sizeBytes: number; sha256: string }>;
@@ -44,8 +47,10 @@ export function createFileLogStore(root: string): LogStore {
       } catch {
         return null;
       }
-      const out = new PassThrough();
-      pipeline(createReadStream(target), createGunzip(), out).catch((error: unknown) => out.destroy(error as Error));
+      // Large chunks (zlib's default is 16 KiB): the classifier reads what this returns, and small chunks leave it
+      // waiting on the thread pool between them (src/classify/open-log-file.ts).
+      const out = new PassThrough({ highWaterMark: READ_CHUNK_BYTES });
+      pipeline(createReadStream(target, { highWaterMark: READ_CHUNK_BYTES }), createGunzip({ chunkSize: 256 * 1024 }), out).catch((error: unknown) => out.destroy(error as Error));
       return out;
     },
   };

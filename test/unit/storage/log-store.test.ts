@@ -1,0 +1,63 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { classifyJob } from '../../../src/classify/index.js';
+import { createFileLogStore } from '../../../src/storage/log-store.js';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'log-store-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const collect = async (stream: Readable): Promise<Buffer> => {
+  const parts: Buffer[] = [];
+  for await (const chunk of stream) parts.push(chunk as Buffer);
+  return Buffer.concat(parts);
+};
+
+describe('file log store', () => {
+  it('gives back the bytes it archived, across its 1 MiB read chunks, with their size and hash', async () => {
+    const store = createFileLogStore(root);
+    // 3.5 MiB of incompressible bytes: several compressed read chunks and several gunzip outputs.
+    const content = randomBytes(3.5 * 1024 * 1024);
+    const stored = await store.put('runs/1/jobs/2', Readable.from([content.subarray(0, 1000), content.subarray(1000)]));
+    expect(stored).toEqual({ sizeBytes: content.length, sha256: createHash('sha256').update(content).digest('hex') });
+    const opened = await store.open('runs/1/jobs/2');
+    expect(opened).not.toBeNull();
+    expect((await collect(opened as Readable)).equals(content)).toBe(true);
+  });
+
+  it('classifies an archived log read back in large chunks the same as the log itself', async () => {
+    const store = createFileLogStore(root);
+    const filler = Array.from({ length: 20_000 }, (_, i) => `2025-04-07T12:00:00.0000000Z tests/test_m.py::test_${i} PASSED`).join('\n');
+    const log = [
+      '2025-04-07T12:00:00.0000000Z ##[group]Run ./scripts/test',
+      '2025-04-07T12:00:00.0000000Z ./scripts/test',
+      '2025-04-07T12:00:00.0000000Z shell: /usr/bin/bash -e {0}',
+      '2025-04-07T12:00:00.0000000Z ##[endgroup]',
+      filler,
+      '2025-04-07T12:00:01.0000000Z FAILED tests/test_m.py::test_x - assert 1 == 2',
+      '2025-04-07T12:00:01.0000000Z ========================= 1 failed, 20000 passed in 9.00s =========================',
+      '2025-04-07T12:00:01.0000000Z ##[error]Process completed with exit code 1.',
+      '',
+    ].join('\n');
+    await store.put('job.log', Readable.from([Buffer.from(log)]));
+    const direct = await classifyJob({ log });
+    const archived = await classifyJob({ log: (await store.open('job.log')) as Readable });
+    expect(direct.labels.map((label) => label.type)).toContain('Test Failure');
+    expect(archived.labels).toEqual(direct.labels);
+    expect(archived.parsed.lineCount).toBe(direct.parsed.lineCount);
+  });
+
+  it('answers null for a key it does not hold and refuses keys that leave its root', async () => {
+    const store = createFileLogStore(root);
+    expect(await store.open('missing')).toBeNull();
+    await expect(store.open('../outside')).rejects.toThrow(/invalid storage key/);
+  });
+});
