@@ -6,7 +6,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'actions-token-permission',
     type: 'Configuration Error',
     tool: 'actions',
-    linePattern: /Resource not accessible by integration|Permission to \S+ denied to github-actions\[bot\]|GitHub Actions is not permitted to create or approve pull requests|refusing to allow a GitHub App to create or update workflow/,
+    linePattern: /Resource not accessible by integration|Permission to \S+ denied to github-actions\[bot\]|GitHub Actions is not permitted to create or approve pull requests|refusing to allow a GitHub App to create or update workflow|^remote: Write access to repository not granted/,
     context: { before: 1, after: 1 },
     example: { command: 'gh release create v1.0.0', lines: ['##[error]Resource not accessible by integration'] },
   },
@@ -81,12 +81,13 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     example: { command: 'node scripts/deploy.mjs', lines: ['Error: environment variable DATABASE_URL is not set'] },
   },
   {
-    // Deploy targets and registries that refuse the configured project or identity, artifact names that collide,
-    // tool set-ups that contradict the repository, config files a schema rejects, builds pointed at a missing tree.
+    // Deploy targets and registries that refuse the configured project or identity (or find none: Vercel, Firebase,
+    // wrangler), artifact names that collide, tool set-ups that contradict the repository (a command or option the
+    // installed Poetry does not have), config files a schema rejects, builds pointed at a missing tree.
     id: 'deploy-and-tool-setup',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /^Error[!:] (?:Project not found|The specified token is not valid|No existing credentials found)|denied: Permission ["']?[\w.]+["']? denied on resource|an artifact with this name already exists on the workflow run|Multiple versions of pnpm specified|Additional properties are not allowed \(|^Unrecognized VM option '|Could not find or load main class org\.gradle\.wrapper\.GradleWrapperMain|^\s+does not contain a CMakeLists\.txt file\.$|Could not locate Gemfile/,
+    linePattern: /^Error[!:] (?:Project not found|The specified token is not valid|No existing credentials found)|denied: Permission ["']?[\w.]+["']? denied on resource|an artifact with this name already exists on the workflow run|Multiple versions of pnpm specified|Additional properties are not allowed \(|^Unrecognized VM option '|Could not find or load main class org\.gradle\.wrapper\.GradleWrapperMain|^\s+does not contain a CMakeLists\.txt file\.$|Could not locate Gemfile|^Error: Could not retrieve Project Settings\b|Failed to authenticate, have you run firebase login\?|In a non-interactive environment, it's necessary to set an? [A-Z][A-Z0-9_]+ environment variable|^\s*The (?:requested command \S+|option "--[\w-]+") does not exist\.?$/,
     example: { command: 'npx vercel pull --yes --environment=production', lines: ['Error: Project not found ({"VERCEL_PROJECT_ID":"***","VERCEL_ORG_ID":"***"})'] },
   },
 ];

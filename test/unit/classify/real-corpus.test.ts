@@ -12,15 +12,19 @@ const corpus = loadCorpus();
 const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
 
 /**
- * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.753 and 0.566 on
- * the 667-log corpus, 2026-12-01), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
+ * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.756 and 0.586 on
+ * the 731-log corpus, 2026-12-01), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
  * is reached yet (see docs/classification.md). Raise these when the rules improve; never lower them to let a rule
  * change through. Re-anchored when the corpus grows: the 116 logs of the fifth pass bring the evaluation half down
  * to 0.740 / 0.532 with the rules before that pass (they were 0.770 / 0.568 on the 446 logs before it), and the
  * pass's rules, written from its tuning-half logs, raise it to 0.758 / 0.547; the sixth pass's 105 logs and rules
- * end at 0.753 / 0.566 (its logs before its rules: 0.758 / 0.552 on 608 logs, then 0.749 / 0.561 on 667).
+ * end at 0.753 / 0.566 (its logs before its rules: 0.758 / 0.552 on 608 logs, then 0.749 / 0.561 on 667); the
+ * seventh pass's 64 logs take it to 0.755 / 0.585 before its rules and 0.756 / 0.586 after them (731 logs).
  */
-const FLOORS = { evaluationFull: 0.75, evaluationTail: 0.56 } as const;
+const FLOORS = { evaluationFull: 0.75, evaluationTail: 0.58 } as const;
+
+/** A half's whole logs take 45-60 s on the 2-core CI machine under load (the suite's 60 s default is too tight). */
+const CORPUS_TIMEOUT_MS = 300_000;
 
 const results = new Map<string, CorpusScore>();
 async function measured(key: string, run: () => Promise<CorpusScore>): Promise<CorpusScore> {
@@ -51,12 +55,12 @@ describe('real-log corpus', () => {
       console.log(formatScore(`${split} half, whole logs`, s));
       expect(s.labelledPassing, 'passing logs that got a label').toEqual([]);
       if (split === 'evaluation') expect(s.macroF1).toBeGreaterThanOrEqual(FLOORS.evaluationFull);
-    });
+    }, CORPUS_TIMEOUT_MS);
 
     it(`prints per-type figures for the ${split} half (failing logs cut to their last 3,000 characters)`, async () => {
       const s = await measured(`${split}-tail`, async () => score(await predictTail(bySplit(split))));
       console.log(formatScore(`${split} half, last 3,000 characters without headers`, s));
       if (split === 'evaluation') expect(s.macroF1).toBeGreaterThanOrEqual(FLOORS.evaluationTail);
-    });
+    }, CORPUS_TIMEOUT_MS);
   }
 });
