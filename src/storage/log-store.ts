@@ -8,7 +8,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import { invalidInput } from '../errors.js';
 
 /** Bytes read from an archived file at a time, and buffered for its reader. */
-const READ_CHUNK_BYTES = 1 << 20;
+const READ_CHUNK_BYTES = 256 * 1024;
 
 /** Archive for job logs and artifacts: gzip files under DATA_DIR (an S3-compatible store can implement the same interface). */
 export interface LogStore {
@@ -47,10 +47,10 @@ export function createFileLogStore(root: string): LogStore {
       } catch {
         return null;
       }
-      // Large chunks (zlib's default is 16 KiB): the classifier reads what this returns, and small chunks leave it
-      // waiting on the thread pool between them (src/classify/open-log-file.ts).
+      // Large chunks (zlib's default is 16 KiB, a file stream's 64 KiB): the classifier reads what this returns,
+      // and small chunks leave it waiting on the thread pool between them (src/classify/open-log-file.ts).
       const out = new PassThrough({ highWaterMark: READ_CHUNK_BYTES });
-      pipeline(createReadStream(target, { highWaterMark: READ_CHUNK_BYTES }), createGunzip({ chunkSize: 256 * 1024 }), out).catch((error: unknown) => out.destroy(error as Error));
+      pipeline(createReadStream(target, { highWaterMark: READ_CHUNK_BYTES }), createGunzip({ chunkSize: READ_CHUNK_BYTES }), out).catch((error: unknown) => out.destroy(error as Error));
       return out;
     },
   };

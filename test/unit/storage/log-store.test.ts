@@ -22,7 +22,7 @@ const collect = async (stream: Readable): Promise<Buffer> => {
 };
 
 describe('file log store', () => {
-  it('gives back the bytes it archived, across its 1 MiB read chunks, with their size and hash', async () => {
+  it('gives back the bytes it archived, across its 256 KiB read chunks, with their size and hash', async () => {
     const store = createFileLogStore(root);
     // 3.5 MiB of incompressible bytes: several compressed read chunks and several gunzip outputs.
     const content = randomBytes(3.5 * 1024 * 1024);
