@@ -6,7 +6,7 @@ import { normalizeLine } from './normalize-line.js';
 import { readChunks } from './read-chunks.js';
 import type { Rule } from './rules/rule.js';
 import { detectTools } from './rules/signatures.js';
-import { stripTaskPrefix } from './task-prefix.js';
+import { stripTaskPrefixes } from './task-prefix.js';
 import { LIMITS, LineRing, applyRules, compileRules, feedPending, newStep, newTail, type StepBuilder } from './scanner.js';
 import type { LogInput, LogLine, ParsedLog, ParsedStep, StepInput } from './types.js';
 
@@ -193,15 +193,14 @@ function finishStep(b: StepBuilder, index: number, rules: readonly Rule[], keepT
     const keepFrom = lines.length - keepTailLines;
     for (let i = Math.max(0, keepFrom); i < lines.length; i++) kept.push(lines[i] as LogLine);
     if (rules.length > 0) {
-      // Rules read each tool's own lines: a monorepo runner's package prefix goes first.
-      const toolLines = lines.map(({ line, text }) => ({ line, text: stripTaskPrefix(text) }));
+      // Rules read each tool's own line: problem matchers turn tool output into `##[error]<tool line>` (warnings
+      // keep their marker, so a tool's warnings are not read as its errors), and a monorepo runner's package
+      // prefix goes after that marker.
+      const toolLines = stripTaskPrefixes(lines.map(({ line, text }) => ({ line, text: text.startsWith('##[error]') ? text.slice(9) : text })));
       // Wrappers (make, tox, nox, scripts) hide the tool: its output names it.
       const compiled = compileRules(rules, `${b.command}\n${detectTools(toolLines)}`);
       const ring = new LineRing();
-      for (const { line, text: raw } of toolLines) {
-        // Problem matchers turn tool output into `##[error]<tool line>`: rules read the tool line (warnings keep
-        // their marker, so a tool's warnings are not read as its errors).
-        const text = raw.startsWith('##[error]') ? raw.slice(9) : raw;
+      for (const { line, text } of toolLines) {
         feedPending(b, line, text);
         applyRules(b, compiled, line, text, ring);
         ring.push(line, text);

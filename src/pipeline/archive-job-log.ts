@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { LOG_READ_BYTES } from '../classify/index.js';
 import { judgeJobLog } from '../classify/outcome/index.js';
 import type { PipelineDeps } from './context.js';
 import { faultPoint } from './fault-point.js';
@@ -23,7 +24,7 @@ export async function archiveAndClassify(deps: Pick<PipelineDeps, 'repos' | 'bac
   const ref = { repoFullName: job.workflowRun.repoFullName, runId: job.workflowRun.githubRunId.toString(), jobId: job.githubJobId.toString() };
   // the executor's own account of the job (local backend): its messages in the log count only where it confirms them
   const executor = deps.backend.readExecutorReport === undefined ? undefined : await deps.backend.readExecutorReport(ref);
-  let stored = await deps.logStore.open(key);
+  let stored = await deps.logStore.open(key, { chunkBytes: LOG_READ_BYTES });
   if (stored === null) {
     const source = await deps.backend.openJobLog(ref);
     if (source === null) {
@@ -36,7 +37,7 @@ export async function archiveAndClassify(deps: Pick<PipelineDeps, 'repos' | 'bac
     if (deps.config !== undefined) await faultPoint(deps.config, 'archiving', submissionId, logger);
     const meta = await deps.logStore.put(key, source);
     await deps.repos.ci.saveJobLog(job.id, { storageKey: key, ...meta });
-    stored = await deps.logStore.open(key);
+    stored = await deps.logStore.open(key, { chunkBytes: LOG_READ_BYTES });
     if (stored === null) return;
   }
   const { judgement, classification } = await judgeJobLog({

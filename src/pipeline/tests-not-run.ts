@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { CiBackend } from '../backends/ci-backend.js';
+import { LOG_READ_BYTES } from '../classify/index.js';
 import type { CiRecordRepository, TestEvidenceRepository, WorkflowRunRow } from '../db/index.js';
 import type { LogStore } from '../storage/log-store.js';
 import { countTestsInLog } from './test-counts.js';
@@ -134,7 +135,7 @@ async function countRun(deps: TestsRunDeps, submissionId: string): Promise<{ rea
 
 /** The archived copy of a job's log, else the backend's. */
 async function openLog(deps: TestsRunDeps, storageKey: string | null, ref: { repoFullName: string; runId: string; jobId: string }): Promise<Readable | null> {
-  const archived = storageKey === null ? null : await deps.logStore.open(storageKey);
+  const archived = storageKey === null ? null : await deps.logStore.open(storageKey, { chunkBytes: LOG_READ_BYTES });
   if (archived !== null) return archived;
   return deps.backend.openJobLog(ref).catch(() => null);
 }

@@ -7,13 +7,15 @@ import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import { invalidInput } from '../errors.js';
 
-/** Bytes read from an archived file at a time, and buffered for its reader. */
-const READ_CHUNK_BYTES = 256 * 1024;
-
 /** Archive for job logs and artifacts: gzip files under DATA_DIR (an S3-compatible store can implement the same interface). */
 export interface LogStore {
   put(key: string, content: Readable): Promise<{ sizeBytes: number; sha256: string }>;
-  open(key: string): Promise<Readable | null>;
+  /**
+   * The stored content, or null. `chunkBytes`: read, decompress and buffer this many bytes at a time (the
+   * classifier passes LOG_READ_BYTES; the defaults, 64 KiB read and 16 KiB decompressed, suit readers that hold
+   * many streams open at once).
+   */
+  open(key: string, options?: { chunkBytes?: number }): Promise<Readable | null>;
 }
 
 export function createFileLogStore(root: string): LogStore {
@@ -40,17 +42,17 @@ export function createFileLogStore(root: string): LogStore {
       await rename(temporary, target);
       return { sizeBytes, sha256: hash.digest('hex') };
     },
-    async open(key) {
+    async open(key, options = {}) {
       const target = pathOf(key);
       try {
         await stat(target);
       } catch {
         return null;
       }
-      // Large chunks (zlib's default is 16 KiB, a file stream's 64 KiB): the classifier reads what this returns,
-      // and small chunks leave it waiting on the thread pool between them (src/classify/open-log-file.ts).
-      const out = new PassThrough({ highWaterMark: READ_CHUNK_BYTES });
-      pipeline(createReadStream(target, { highWaterMark: READ_CHUNK_BYTES }), createGunzip({ chunkSize: READ_CHUNK_BYTES }), out).catch((error: unknown) => out.destroy(error as Error));
+      const chunk = options.chunkBytes;
+      const out = new PassThrough(chunk === undefined ? {} : { highWaterMark: chunk });
+      const source = createReadStream(target, chunk === undefined ? {} : { highWaterMark: chunk });
+      pipeline(source, createGunzip(chunk === undefined ? {} : { chunkSize: chunk }), out).catch((error: unknown) => out.destroy(error as Error));
       return out;
     },
   };

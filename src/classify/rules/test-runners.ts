@@ -14,12 +14,12 @@ export const TEST_RUNNER_RULES: Rule[] = [
     example: { command: 'npx vitest run', lines: ["AssertionError: expected 'sale-3' to be 'B' // Object.is equality"] },
   },
   {
-    // vitest names the error right under the failed test's header: an assertion is read above, a test that ran out
-    // of time is only a failed test, anything else was thrown by the code under test.
+    // vitest names the error right under the failed test's header: an assertion is read above, a test (or hook) that
+    // ran out of time is only a failed test, anything else was thrown by the code under test.
     id: 'vitest-test-error',
     type: 'Runtime Error',
     tool: 'vitest',
-    linePattern: /^(?!AssertionError\b)(?:[A-Z]\w*)?Error: (?!expect\(|Test timed out in \d+ ?ms\b)/,
+    linePattern: /^(?!AssertionError\b)(?:[A-Z]\w*)?Error: (?!expect\(|(?:Test|Hook) timed out in \d+ ?ms\b)/,
     previousPattern: /^\s*FAIL\s+\S+\.[cm]?[jt]sx?\s+>/,
     context: { before: 1, after: 1 },
     example: { command: 'npx vitest run', lines: [' FAIL  test/cli.test.ts > cli > applies the plan', 'Error: [apply_validation] Failed to apply changes to resource'] },

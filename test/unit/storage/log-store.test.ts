@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { classifyJob } from '../../../src/classify/index.js';
+import { classifyJob, LOG_READ_BYTES } from '../../../src/classify/index.js';
 import { createFileLogStore } from '../../../src/storage/log-store.js';
 
 let root: string;
@@ -15,22 +15,27 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const collect = async (stream: Readable): Promise<Buffer> => {
+const collect = async (stream: Readable): Promise<{ bytes: Buffer; largest: number }> => {
   const parts: Buffer[] = [];
   for await (const chunk of stream) parts.push(chunk as Buffer);
-  return Buffer.concat(parts);
+  return { bytes: Buffer.concat(parts), largest: Math.max(...parts.map((part) => part.length)) };
 };
 
 describe('file log store', () => {
-  it('gives back the bytes it archived, across its 256 KiB read chunks, with their size and hash', async () => {
+  it('gives back the bytes it archived, with their size and hash, in small chunks unless asked for large ones', async () => {
     const store = createFileLogStore(root);
     // 3.5 MiB of incompressible bytes: several compressed read chunks and several gunzip outputs.
     const content = randomBytes(3.5 * 1024 * 1024);
     const stored = await store.put('runs/1/jobs/2', Readable.from([content.subarray(0, 1000), content.subarray(1000)]));
     expect(stored).toEqual({ sizeBytes: content.length, sha256: createHash('sha256').update(content).digest('hex') });
-    const opened = await store.open('runs/1/jobs/2');
-    expect(opened).not.toBeNull();
-    expect((await collect(opened as Readable)).equals(content)).toBe(true);
+    const plain = await collect((await store.open('runs/1/jobs/2')) as Readable);
+    expect(plain.bytes.equals(content)).toBe(true);
+    // Readers that hold many streams at once (a run's log segments) keep zlib's 16 KiB output chunks.
+    expect(plain.largest).toBeLessThanOrEqual(16 * 1024);
+    const large = await collect((await store.open('runs/1/jobs/2', { chunkBytes: LOG_READ_BYTES })) as Readable);
+    expect(large.bytes.equals(content)).toBe(true);
+    expect(large.largest).toBeGreaterThan(64 * 1024);
+    expect(large.largest).toBeLessThanOrEqual(LOG_READ_BYTES);
   });
 
   it('classifies an archived log read back in large chunks the same as the log itself', async () => {
@@ -49,7 +54,7 @@ describe('file log store', () => {
     ].join('\n');
     await store.put('job.log', Readable.from([Buffer.from(log)]));
     const direct = await classifyJob({ log });
-    const archived = await classifyJob({ log: (await store.open('job.log')) as Readable });
+    const archived = await classifyJob({ log: (await store.open('job.log', { chunkBytes: LOG_READ_BYTES })) as Readable });
     expect(direct.labels.map((label) => label.type)).toContain('Test Failure');
     expect(archived.labels).toEqual(direct.labels);
     expect(archived.parsed.lineCount).toBe(direct.parsed.lineCount);
