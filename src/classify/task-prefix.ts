@@ -14,14 +14,11 @@ const prefixOf = (text: string): string | undefined => (TURBO.exec(text) ?? PNPM
 
 /** The lines with the task prefixes that recur in them (at least MIN_REPEATS times) removed. */
 export function stripTaskPrefixes(lines: readonly LogLine[]): LogLine[] {
+  const prefixes = lines.map(({ text }) => prefixOf(text));
   const counts = new Map<string, number>();
-  for (const { text } of lines) {
-    const prefix = prefixOf(text);
-    if (prefix !== undefined) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
-  }
-  if (counts.size === 0) return [...lines];
-  return lines.map((entry) => {
-    const prefix = prefixOf(entry.text);
+  for (const prefix of prefixes) if (prefix !== undefined) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+  return lines.map((entry, i) => {
+    const prefix = prefixes[i];
     return prefix === undefined || (counts.get(prefix) ?? 0) < MIN_REPEATS ? entry : { line: entry.line, text: entry.text.slice(prefix.length) };
   });
 }

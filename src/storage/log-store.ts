@@ -50,9 +50,9 @@ export function createFileLogStore(root: string): LogStore {
         return null;
       }
       const chunk = options.chunkBytes;
-      const out = new PassThrough(chunk === undefined ? {} : { highWaterMark: chunk });
-      const source = createReadStream(target, chunk === undefined ? {} : { highWaterMark: chunk });
-      pipeline(source, createGunzip(chunk === undefined ? {} : { chunkSize: chunk }), out).catch((error: unknown) => out.destroy(error as Error));
+      const buffered = chunk === undefined ? {} : { highWaterMark: chunk };
+      const out = new PassThrough(buffered);
+      pipeline(createReadStream(target, buffered), createGunzip(chunk === undefined ? {} : { chunkSize: chunk }), out).catch((error: unknown) => out.destroy(error as Error));
       return out;
     },
   };
