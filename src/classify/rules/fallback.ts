@@ -41,6 +41,25 @@ export const FALLBACK_RULES: Rule[] = [
     fallback: true,
     example: { command: 'make lint', lines: ['Your code has been rated at 5.00/10'] },
   },
+  {
+    // pytest stops before running anything when a test module fails to import; the summary's bare `ERROR path`
+    // lines (the traceback cut away, as in a benchmark tail) mostly mean a module that is not installed.
+    id: 'pytest-collection-errors',
+    type: 'Dependency Issues',
+    tool: 'pytest',
+    linePattern: /^!+ Interrupted: \d+ errors? during collection !+$/,
+    fallback: true,
+    example: { command: 'make test', lines: ['ERROR tests/test_api.py', '!!!!!!!!!!!!!!!!!!! Interrupted: 1 error during collection !!!!!!!!!!!!!!!!!!!!'] },
+  },
+  {
+    // A test script's own summary (Maven Surefire 2 prints the same heading): a list of the tests that failed.
+    id: 'failed-tests-heading',
+    type: 'Test Failure',
+    tool: 'test-runner',
+    linePattern: /^\s*Failed tests?:\s*(?:$|\\n|[A-Za-z_])/,
+    fallback: true,
+    example: { command: './scripts/run_tests.sh', lines: ['Failed tests:', '  - tests/test_api.py'] },
+  },
   byCommand('exit-pre-commit', 'Code Linting', 'pre-commit', CMD.preCommit, 'pre-commit run --all-files'),
   byCommand('exit-pytest', 'Test Failure', 'pytest', CMD.pytest, 'python -m pytest', EXIT_TESTS_FAILED),
   byCommand('exit-jest', 'Test Failure', 'jest', CMD.jest, 'npm test'),

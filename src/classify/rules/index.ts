@@ -11,6 +11,7 @@ import { PYTHON_TEST_RULES } from './python-tests.js';
 import { QUALITY_RULES } from './quality-tools.js';
 import type { Rule } from './rule.js';
 import { RUNNER_ENVIRONMENT_RULES } from './runner-environment.js';
+import { TASK_NAME_RULES } from './task-names.js';
 import { TEST_RUNNER_RULES } from './test-runners.js';
 
 export type { ParsedFinding, Rule, RuleState } from './rule.js';
@@ -33,5 +34,6 @@ export const RULES: readonly Rule[] = [
   ...ECOSYSTEM_RULES,
   ...COMPILER_TYPE_RULES,
   ...RUNTIME_RULES,
+  ...TASK_NAME_RULES,
   ...FALLBACK_RULES,
 ];

@@ -58,6 +58,28 @@ export const PYTHON_TEST_RULES: Rule[] = [
     example: { command: 'python -m pytest', lines: ['E       ZeroDivisionError: division by zero'] },
   },
   {
+    // A test module that failed to import, as the short test summary names it (`ERROR path.py - Exception: …`).
+    id: 'pytest-collection-syntax',
+    type: 'Syntax Error',
+    tool: 'pytest',
+    linePattern: /^ERROR [^\s:]+\.py - (?:SyntaxError|IndentationError|TabError)\b/,
+    example: { command: 'python -m pytest', lines: ['ERROR tests/test_api.py - SyntaxError: invalid syntax'] },
+  },
+  {
+    id: 'pytest-collection-import',
+    type: 'Dependency Issues',
+    tool: 'pytest',
+    linePattern: /^ERROR [^\s:]+\.py - (?:ModuleNotFoundError|ImportError)\b/,
+    example: { command: 'python -m pytest', lines: ["ERROR tests/test_api.py - ModuleNotFoundError: No module named 'numpy'"] },
+  },
+  {
+    id: 'pytest-collection-exception',
+    type: 'Runtime Error',
+    tool: 'pytest',
+    linePattern: /^ERROR [^\s:]+\.py - (?!AssertionError)(?:\w+\.)*\w+(?:Error|Exception)\b/,
+    example: { command: 'python -m pytest', lines: ["ERROR tests/test_api.py - NameError: name 'client' is not defined"] },
+  },
+  {
     // The short test summary names the exception when the rest of the log is cut.
     id: 'pytest-summary-exception',
     type: 'Runtime Error',
