@@ -1,13 +1,15 @@
 /**
  * Classifier throughput and memory on a 200 MB job log, next to `grep -E -c` over the same file.
  *
- *   npx tsx bench/classify.ts [--mb 200]
+ *   npx tsx bench/classify.ts [--mb 200] [--failure-lines 12000]
  *
  * The log (a realistic mix: job set-up, checkout, pip installs with download progress, long passing pytest runs
  * with ANSI colours, lint steps that pass, and a failing test step at the end) is generated once under
- * bench/.work/. Classification runs in a child process that reports its peak RSS (process.resourceUsage().maxRSS);
- * the child is this file compiled with tsc to plain JavaScript (bench/.work/dist), so a TypeScript loader's own
- * memory is not counted.
+ * bench/.work/. The failing step prints 12,000 lines by default, so the rules read a full 10,000-line tail, as they
+ * do on real failing test steps; `--failure-lines 0` is the 14-line failing step measured before 2026-12-02.
+ * Classification runs in a child process that reports its peak RSS (process.resourceUsage().maxRSS); the child is
+ * this file compiled with tsc to plain JavaScript (bench/.work/dist), so a TypeScript loader's own memory is not
+ * counted.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, closeSync, statSync, writeFileSync, writeSync } from 'node:fs';
@@ -51,7 +53,7 @@ const ts = (i: number): string => {
   return `2025-04-07T12:${String(10 + ((i / 50) | 0) % 50).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(i % 10_000_000).padStart(7, '0')}Z`;
 };
 
-function generate(path: string, targetBytes: number): void {
+function generate(path: string, targetBytes: number, failureLines: number): void {
   mkdirSync(dirname(path), { recursive: true });
   const fd = openSync(path, 'w');
   let written = 0;
@@ -102,6 +104,10 @@ function generate(path: string, targetBytes: number): void {
   out('##[group]Run python -m pytest tests/final');
   out('python -m pytest tests/final');
   out('##[endgroup]');
+  // The failing step is long, as real failing test steps are: the rules read its last 10,000 lines.
+  for (let i = 0; i < failureLines; i++) {
+    out(`tests/final/test_module_${i % 40}.py::TestFinal::test_case_${i} \x1b[32mPASSED\x1b[0m\x1b[32m                    [ ${String(Math.floor((i * 100) / failureLines)).padStart(2)}%]\x1b[0m`);
+  }
   out('=================================== FAILURES ===================================');
   out('___________________________________ test_add ___________________________________');
   out('    def test_add():');
@@ -147,10 +153,12 @@ async function child(path: string, runs: number): Promise<void> {
 async function main(): Promise<void> {
   const mbArg = process.argv.indexOf('--mb');
   const mb = mbArg >= 0 ? Number(process.argv[mbArg + 1]) : 200;
-  const path = join(workDir, `classify-${mb}mb.log`);
+  const linesArg = process.argv.indexOf('--failure-lines');
+  const failureLines = linesArg >= 0 ? Number(process.argv[linesArg + 1]) : 12_000;
+  const path = join(workDir, `classify-${mb}mb-failure-${failureLines}.log`);
   if (!existsSync(path) || Math.abs(statSync(path).size - mb * 1e6) > 3e6) {
     const t = performance.now();
-    generate(path, mb * 1e6);
+    generate(path, mb * 1e6, failureLines);
     process.stdout.write(`generated ${path} in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
   }
   const bytes = statSync(path).size;

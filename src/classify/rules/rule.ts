@@ -15,7 +15,7 @@ export type ParsedFinding = Omit<Finding, 'tool' | 'rule' | 'level'> & { level?:
 /**
  * One entry per tool message. A rule applies to the output of a step whose command matches `commandPattern`
  * (or to every step when it has none); the first rule whose `linePattern` matches a line wins that line.
- * Patterns carry no flags and no named groups: the scanner joins them into one prefilter.
+ * Patterns carry no flags and no named groups: the scanner joins them into prefilter alternations.
  */
 export interface Rule {
   id: string;
@@ -23,6 +23,11 @@ export interface Rule {
   tool: string;
   commandPattern?: RegExp;
   linePattern: RegExp;
+  /**
+   * A looser pattern that every line `linePattern` matches also matches, for the step's joined prefilter: rules
+   * that share one (the task-name rules, which differ only in the names they accept) add it to the prefilter once.
+   */
+  prefilterPattern?: RegExp;
   /** A line that names the file the following lines are about (eslint, pydocstyle): sets `state.header`. */
   headerPattern?: RegExp;
   /**

@@ -8,18 +8,19 @@ import type { Rule } from './rule.js';
  * output is gone (a benchmark tail keeps the last 3,000 characters) or is output no other rule knows, the name is
  * what is left: `lint` failed says a linter failed. These rules are fallbacks: they count only when no other rule
  * matched in the step. `NAME` in a runner's pattern stands for the task-name alternatives of one error type.
+ * Every pattern is anchored at the line start: a step's prefilter then tries them at one position per line.
  */
 const RUNNERS: readonly string[] = [
   // Gradle (also inside `org.gradle.api.tasks.TaskExecutionException: …`): the task path's last part.
-  `Execution failed for task '(?::[\\w.-]+)*:NAME'\\.`,
+  `^(?:org\\.gradle\\.api\\.tasks\\.TaskExecutionException: )?Execution failed for task '(?::[\\w.-]+)*:NAME'\\.`,
   // npm 7+ and npm 6.
-  'npm (?:ERR!|error) Lifecycle script `NAME` failed',
+  '^npm (?:ERR!|error) Lifecycle script `NAME` failed',
   '^npm ERR! Failed at the \\S+ NAME script\\.?$',
   // pnpm recursive runs; turbo (`pkg#task: command (dir) … run task exited (1)`, `command finished with error`).
-  'ERR_PNPM_RECURSIVE_(?:RUN|EXEC)_FIRST_FAIL\\s+\\S+ NAME: `',
-  '\\bcommand \\([^)]*\\) \\S+ run NAME exited \\(\\d+\\)',
+  '^\\s*ERR_PNPM_RECURSIVE_(?:RUN|EXEC)_FIRST_FAIL\\s+\\S+ NAME: `',
+  '^\\s*(?:ERROR:? +)?(?:[\\w@./-]+[#:][\\w:.-]+: )?(?:ERROR:? +)?(?:command finished with error: )?command \\([^)]*\\) \\S+ run NAME exited \\(\\d+\\)',
   // Nx, lerna, bun, npm-run-all, poethepoet.
-  '\\bRunning target NAME for (?:project \\S+|\\d+ projects?)(?: and \\d+ tasks? (?:it|they) depends? on)? failed',
+  '^\\s*(?:>\\s+)?NX\\s+Running target NAME for (?:project \\S+|\\d+ projects?)(?: and \\d+ tasks? (?:it|they) depends? on)? failed',
   '^lerna ERR! (?:npm|yarn|pnpm) run NAME exited \\d+',
   '^error: script "NAME" exited with code \\d+',
   '^ERROR: "NAME" exited with \\d+\\.?$',
@@ -27,7 +28,7 @@ const RUNNERS: readonly string[] = [
   // make (`make: *** [Makefile:12: lint] Error 1`, `make[1]: *** [docs] Error 2`), just, go-task.
   '^g?make(?:\\[\\d+\\])?: \\*\\*\\* \\[(?:[^\\]]*:\\d+: )?NAME\\] Error \\d+$',
   '^error: Recipe `NAME` failed (?:on line \\d+ )?with exit code \\d+',
-  'task: Failed to run task "NAME": exit status \\d+',
+  '^(?:task: Failed to run task "[^"]+": )*task: Failed to run task "NAME": exit status \\d+',
   // nox, tox 4 (`lint: FAIL code 1 (…)`) and tox 3 (`ERROR:   lint: commands failed`), melos, composer.
   '^nox > Session NAME(?:\\([^)]*\\))? (?:failed|raised)',
   '^(?:ERROR:)?\\s*NAME: (?:FAIL code \\d+|commands failed)',
@@ -69,18 +70,22 @@ const TASK_NAMES: readonly { type: ErrorType; slug: string; names: string; examp
     type: 'Test Failure',
     slug: 'tests',
     names: '(?:[\\w.-]+[:_-])?(?:tests?|unit(?:-?tests?)?|unittests?|e2e|integration(?:-?tests?)?|jest|vitest|pytest|mocha|phpunit|rspec)(?:[:_-][\\w.-]+)?|test\\w*UnitTest|(?:jvm|js|all|desktop|wasmJs)Tests?|py\\d{2,3}(?:-[\\w.-]+)?',
-    example: 'ERROR  run failed: command (/w/apps/api) /usr/bin/pnpm run test exited (1)',
+    example: '@app/api#test: command (/w/apps/api) /usr/bin/pnpm run test exited (1)',
   },
 ];
 
 const runnersFor = (names: string): RegExp =>
   new RegExp(RUNNERS.map((runner) => `(?:${runner.replace('NAME', `(?:${names})`)})`).join('|'));
 
+/** Any task name: the five rules share this pattern in a step's prefilter, which then holds the runners once. */
+const ANY_TASK = runnersFor('[^\\s\'"`\\]]+');
+
 export const TASK_NAME_RULES: Rule[] = TASK_NAMES.map(({ type, slug, names, example }) => ({
   id: `task-name-${slug}`,
   type,
   tool: 'task runner',
   linePattern: runnersFor(names),
+  prefilterPattern: ANY_TASK,
   fallback: true,
   example: { command: './ci.sh', lines: [example] },
 }));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyJob } from '../../../src/classify/index.js';
 import { RULES } from '../../../src/classify/rules/index.js';
+import { PREFILTER_SOURCE_CHARS, compileRules, joinPrefilters } from '../../../src/classify/scanner.js';
 
 const stamp = (i: number): string => `2025-04-07T12:57:${String(10 + (i % 50)).padStart(2, '0')}.2943173Z`;
 
@@ -25,6 +26,20 @@ describe('rule table', () => {
       expect(rule.linePattern.flags, rule.id).toBe('');
       expect(rule.linePattern.source, rule.id).not.toContain('(?<');
     }
+  });
+
+  it('joins the table into prefilters V8 optimizes (each under 20 KB) that let every example line through', () => {
+    const prefilters = compileRules(RULES.map((rule) => ({ ...rule, commandPattern: undefined })), '').prefilters;
+    expect(prefilters.length).toBeGreaterThan(1);
+    for (const prefilter of prefilters) expect(prefilter.source.length).toBeLessThanOrEqual(PREFILTER_SOURCE_CHARS);
+    for (const rule of RULES) {
+      for (const line of rule.example.lines.filter((l) => rule.linePattern.test(l))) {
+        expect(prefilters.some((p) => p.test(line)), `${rule.id}: ${line}`).toBe(true);
+        if (rule.prefilterPattern !== undefined) expect(rule.prefilterPattern.test(line), rule.id).toBe(true);
+      }
+    }
+    expect(joinPrefilters(['a'.repeat(PREFILTER_SOURCE_CHARS), 'b', 'c']).map((p) => p.source)).toEqual([`(?:${'a'.repeat(PREFILTER_SOURCE_CHARS)})`, '(?:b)|(?:c)']);
+    expect(joinPrefilters([])).toEqual([]);
   });
 
   it.each(RULES.map((rule) => [rule.id, rule] as const))('%s labels its example output', async (_id, rule) => {
