@@ -48,4 +48,13 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     yieldsTo: ['Code Formatting', 'Code Linting', 'Syntax Error', 'Runtime Error', 'Test Failure', 'Assertion Error', 'Type Checking', 'Dependency Issues', 'Package Installation Error', 'Configuration Error', 'Doc/Docstring'],
     example: { command: './scripts/build.sh', lines: ['##[error]Process completed with exit code 127.'] },
   },
+  {
+    // 126: the shell found the command but could not run it (not executable, permission denied, wrong format).
+    id: 'exit-126-cannot-execute',
+    type: 'Environment Error',
+    tool: 'shell',
+    linePattern: /^(?:##\[error\])?Process completed with exit code 126\.|^make(?:\[\d+\])?: \*\*\* \[[^\]]+\] Error 126$/,
+    yieldsTo: ['Code Formatting', 'Code Linting', 'Syntax Error', 'Runtime Error', 'Test Failure', 'Assertion Error', 'Type Checking', 'Dependency Issues', 'Package Installation Error', 'Configuration Error', 'Doc/Docstring'],
+    example: { command: './gradlew build', lines: ['/home/runner/work/_temp/1b2c.sh: line 1: ./gradlew: Permission denied', '##[error]Process completed with exit code 126.'] },
+  },
 ];

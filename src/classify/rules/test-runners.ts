@@ -6,12 +6,50 @@ import type { Rule } from './rule.js';
  */
 export const TEST_RUNNER_RULES: Rule[] = [
   {
+    // chai's message form (vitest, mocha): only a test's assertion prints it, so a test failed too.
+    id: 'chai-assertion',
+    type: 'Assertion Error',
+    also: 'Test Failure',
+    tool: 'vitest',
+    linePattern: /^\s*AssertionError: expected .+ to (?:not )?(?:be|equal|deeply|have|include|contain|match|throw|satisfy|exist)\b/,
+    context: { after: 3 },
+    example: { command: 'npx vitest run', lines: ["AssertionError: expected null to be 'value' // Object.is equality"] },
+  },
+  {
+    // Minitest (Rails): `N runs, N assertions, N failures, N errors, N skips`.
+    id: 'minitest-summary',
+    type: 'Test Failure',
+    tool: 'minitest',
+    linePattern: /^\d{1,7} (?:runs|tests), \d{1,7} assertions, (?:[1-9]\d{0,6} failures, \d{1,7} errors|\d{1,7} failures, [1-9]\d{0,6} errors)\b/,
+    example: { command: 'bin/rails test', lines: ['16 runs, 3 assertions, 3 failures, 13 errors, 0 skips'] },
+  },
+  {
+    // Minitest prints `Error:`, the test (`Class#test_name:`), then what it raised; a failed assertion follows
+    // `Failure:` and the test's `Class#test_name [path:line]:`.
+    id: 'minitest-error',
+    type: 'Runtime Error',
+    tool: 'minitest',
+    linePattern: /^(?:[A-Z]\w*::)*[A-Z]\w*(?:Error|Exception|NotFound|Invalid)\w*: /,
+    previousPattern: /^(?:[A-Z]\w*::)*[A-Z]\w*#\S+:$/,
+    context: { before: 2 },
+    example: { command: 'bin/rails test', lines: ['Error:', 'Admin::StocksTest#test_visiting_the_index:', "NameError: undefined local variable or method `admin_stocks_url' for an instance of Admin::StocksTest"] },
+  },
+  {
+    id: 'minitest-failure',
+    type: 'Assertion Error',
+    tool: 'minitest',
+    linePattern: /^(?:[A-Z][\w:]*#\S+ \[[^\]]+:\d+\]:?$|[Ee]xpected\b)/,
+    previousPattern: /^Failure:$/,
+    context: { before: 1, after: 2 },
+    example: { command: 'bin/rails test', lines: ['Failure:', 'StocksTest#test_update [test/stocks_test.rb:12]:', 'Expected: 200', '  Actual: 404'] },
+  },
+  {
     id: 'js-assertion',
     type: 'Assertion Error',
     tool: 'vitest',
     linePattern: /^\s*AssertionError(?: \[ERR_ASSERTION\])?: |^\s*(?:Error: )?expect\((?!received\))[\w.]*\)\.(?:not\.)?\w+\(/,
     context: { after: 3 },
-    example: { command: 'npx vitest run', lines: ["AssertionError: expected 'sale-3' to be 'B' // Object.is equality"] },
+    example: { command: 'node --test', lines: ['AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:'] },
   },
   {
     // vitest names the error right under the failed test's header: an assertion is read above, a test (or hook) that
