@@ -90,4 +90,21 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     linePattern: /^Error[!:] (?:Project not found|The specified token is not valid|No existing credentials found)|denied: Permission ["']?[\w.]+["']? denied on resource|an artifact with this name already exists on the workflow run|Multiple versions of pnpm specified|Additional properties are not allowed \(|^Unrecognized VM option '|Could not find or load main class org\.gradle\.wrapper\.GradleWrapperMain|^\s+does not contain a CMakeLists\.txt file\.$|Could not locate Gemfile|^Error: Could not retrieve Project Settings\b|Failed to authenticate, have you run firebase login\?|In a non-interactive environment, it's necessary to set an? [A-Z][A-Z0-9_]+ environment variable|^\s*The (?:requested command \S+|option "--[\w-]+") does not exist\.?$/,
     example: { command: 'npx vercel pull --yes --environment=production', lines: ['Error: Project not found ({"VERCEL_PROJECT_ID":"***","VERCEL_ORG_ID":"***"})'] },
   },
+  {
+    // A publish or deploy whose credentials are missing or lack a permission: npm without a token, a cloud role
+    // the workflow assumes that may not do what it is asked (AWS's AccessDenied wording).
+    id: 'publish-deploy-credentials',
+    type: 'Configuration Error',
+    tool: 'config',
+    linePattern: /^npm (?:ERR!|error) code ENEEDAUTH$|^npm (?:ERR!|error) need auth This command requires you to be logged in|is not authorized to perform: [\w-]+:\w+|You are not authorized to perform this operation\./,
+    example: { command: 'npm publish', lines: ['npm error code ENEEDAUTH', 'npm error need auth This command requires you to be logged in to https://registry.npmjs.org/'] },
+  },
+  {
+    // Paths the workflow names that the build did not produce: a test assembly (vstest), a Pages artifact's folder.
+    id: 'configured-path-missing',
+    type: 'Configuration Error',
+    tool: 'config',
+    linePattern: /^The test source file "[^"]+" provided was not found\.|^tar: [^:]+: Cannot open: No such file or directory$/,
+    example: { command: 'tar --dereference --hard-dereference --directory out -cvf artifact.tar .', lines: ['tar: out: Cannot open: No such file or directory', 'tar: Error is not recoverable: exiting now'] },
+  },
 ];

@@ -104,7 +104,7 @@ export const COMPILER_TYPE_RULES: Rule[] = [
     id: 'swift-compile-error',
     type: 'Type Checking',
     tool: 'swiftc',
-    linePattern: /^(?:❌\s+)?(\S+\.swift):(\d+):(\d+): (?:error: )?((?:cannot|value of type|no such module|use of unresolved|type '|missing argument|extra argument|incorrect argument|'[^']+' (?:cannot|is not|has no)|generic parameter|ambiguous|instance member|static member|no exact matches|argument type|(?:main |global )?actor-isolated |non-sendable |sending '[^']+' risks causing data races).*)$/,
+    linePattern: /^(?:❌\s+)?(\S+\.swift):(\d+):(\d+): (?:error: )?((?:cannot|value of type|no such module|use of unresolved|type '|missing argument|extra argument|incorrect argument|'[^']+' (?:cannot|is not|has no)|generic parameter|ambiguous|instance member|static member|no exact matches|argument type|(?:main |global )?actor-isolated |non-sendable |sending '[^']+' risks causing data races|the compiler is unable to type-check this expression).*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
     example: { command: 'xcodebuild build', lines: ["/w/App/Service.swift:57:24: error: cannot infer contextual base in reference to member 'shared'"] },
   },

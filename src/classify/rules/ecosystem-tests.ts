@@ -42,7 +42,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     id: 'node-module-not-found',
     type: 'Dependency Issues',
     tool: 'node',
-    linePattern: /Error: Cannot find module '([^']+)'|Cannot find package '([^']+)' imported from|Cannot find module '([^']+)' from '|ERR_MODULE_NOT_FOUND|^\s*code: 'MODULE_NOT_FOUND',?$/,
+    linePattern: /(?:Error|failed): Cannot find module '([^']+)'|Cannot find package '([^']+)' imported from|Cannot find module '([^']+)' from '|ERR_MODULE_NOT_FOUND|^\s*code: 'MODULE_NOT_FOUND',?$/,
     example: { command: 'node index.js', lines: ["Error: Cannot find module 'left-pad'"] },
   },
   {

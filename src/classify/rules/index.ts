@@ -12,6 +12,7 @@ import { QUALITY_RULES } from './quality-tools.js';
 import type { Rule } from './rule.js';
 import { RUNNER_ENVIRONMENT_RULES } from './runner-environment.js';
 import { TASK_NAME_RULES } from './task-names.js';
+import { TOOLCHAIN_RULES } from './toolchains.js';
 import { TEST_RUNNER_RULES } from './test-runners.js';
 
 export type { ParsedFinding, Rule, RuleState } from './rule.js';
@@ -23,6 +24,7 @@ export const RULES: readonly Rule[] = [
   ...ENVIRONMENT_RULES,
   ...RUNNER_ENVIRONMENT_RULES,
   ...ACTIONS_CONFIG_RULES,
+  ...TOOLCHAIN_RULES,
   ...PACKAGE_MANAGER_RULES,
   ...PYTHON_BUILD_RULES,
   ...PYTHON_TEST_RULES,

@@ -74,7 +74,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
     id: 'xunit-assertion',
     type: 'Assertion Error',
     tool: 'xunit',
-    linePattern: /Failed asserting that |XCTAssert\w* failed|Assertion with [=!<>]+ failed|^\s*Assert\.\w+\(\) Failure|^\s*Expected: .*\bBut was: /,
+    linePattern: /Failed asserting that |XCTAssert\w* failed|^\s*Assert\.\w+ failed\. |Assertion with [=!<>]+ failed|^\s*Assert\.\w+\(\) Failure|^\s*Expected: .*\bBut was: /,
     context: { before: 1, after: 2 },
     example: { command: 'vendor/bin/phpunit', lines: ['Failed asserting that 4 is identical to 5.'] },
   },

@@ -78,17 +78,22 @@ export interface CorpusScore {
   exactMatches: number;
   /** Passing logs that got a label (file: labels). */
   labelledPassing: string[];
+  /** Passing logs with a step that exited non-zero under continue-on-error (file: that step's labels). */
+  toleratedPassing: string[];
   mismatches: string[];
 }
 
-export type Prediction = { entry: CorpusEntry; got: ErrorType[] };
+/** `tolerated`: labels of a passing job's steps that exited non-zero (continue-on-error), kept out of `got`. */
+export type Prediction = { entry: CorpusEntry; got: ErrorType[]; tolerated?: ErrorType[] };
 
 export function score(predictions: Prediction[]): CorpusScore {
   const counts = new Map<ErrorType, { tp: number; fp: number; fn: number }>(ERROR_TYPES.map((t) => [t, { tp: 0, fp: 0, fn: 0 }]));
   const mismatches: string[] = [];
   const labelledPassing: string[] = [];
+  const toleratedPassing: string[] = [];
   let exact = 0;
-  for (const { entry, got } of predictions) {
+  for (const { entry, got, tolerated } of predictions) {
+    if (tolerated !== undefined && tolerated.length > 0) toleratedPassing.push(`${entry.file}: ${tolerated.join(', ')}`);
     const want = new Set(entry.labels);
     const have = new Set(got);
     for (const type of ERROR_TYPES) {
@@ -119,17 +124,30 @@ export function score(predictions: Prediction[]): CorpusScore {
     macroF1,
     exactMatches: exact,
     labelledPassing,
+    toleratedPassing,
     mismatches,
   };
 }
 
-/** Classifies every log of a split: the whole log (failing jobs with conclusion `failure`, passing ones blind). */
+/**
+ * Classifies every log of a split: the whole log (failing jobs with conclusion `failure`, passing ones blind). A
+ * passing job's step that printed `Process completed with exit code N` (N > 0) failed under `continue-on-error`:
+ * its labels are true of that step, and nothing in the log tells it from a failed job's, so they are reported as
+ * tolerated, not as labels of the passing job; a label from any other step of a passing job is a misreading.
+ */
 export async function predictFull(entries: CorpusEntry[]): Promise<Prediction[]> {
   const out: Prediction[] = [];
   for (const entry of entries) {
     const log = readCorpusLog(entry);
-    const result = await classifyJob(entry.conclusion === 'failure' ? { log, jobConclusion: 'failure' } : { log });
-    out.push({ entry, got: labelTypes(result) });
+    if (entry.conclusion === 'failure') {
+      out.push({ entry, got: labelTypes(await classifyJob({ log, jobConclusion: 'failure' })) });
+      continue;
+    }
+    const result = await classifyJob({ log });
+    const exited = new Set(result.parsed.failedSteps.filter((step) => (step.exitCode ?? 0) > 0).map((step) => step.stepName ?? step.title));
+    const tolerated = result.labels.filter((label) => exited.has(label.stepName ?? ''));
+    const rest = result.labels.filter((label) => !exited.has(label.stepName ?? ''));
+    out.push({ entry, got: labelTypes({ labels: rest }), tolerated: labelTypes({ labels: tolerated }) });
   }
   return out;
 }
@@ -148,7 +166,7 @@ const pct = (x: number): string => x.toFixed(2);
 
 export function formatScore(title: string, s: CorpusScore): string {
   const lines = [
-    `${title}: ${s.logs} logs from ${s.repos} repositories, macro-F1 ${s.macroF1.toFixed(3)}, exact label sets ${s.exactMatches}/${s.logs}, passing logs labelled ${s.labelledPassing.length}`,
+    `${title}: ${s.logs} logs from ${s.repos} repositories, macro-F1 ${s.macroF1.toFixed(3)}, exact label sets ${s.exactMatches}/${s.logs}, passing logs labelled ${s.labelledPassing.length}${s.toleratedPassing.length > 0 ? ` (and ${s.toleratedPassing.length} with a continue-on-error step that failed: ${s.toleratedPassing.join('; ')})` : ''}`,
     `  ${'type'.padEnd(27)} ${'P'.padStart(5)} ${'R'.padStart(5)} ${'F1'.padStart(5)} ${'n'.padStart(4)} ${'fp'.padStart(4)}`,
     ...s.rows.map((r) => `  ${r.type.padEnd(27)} ${pct(r.precision).padStart(5)} ${pct(r.recall).padStart(5)} ${pct(r.f1).padStart(5)} ${String(r.support).padStart(4)} ${String(r.fp).padStart(4)}`),
   ];
