@@ -11,6 +11,7 @@ import { PYTHON_TEST_RULES } from './python-tests.js';
 import { QUALITY_RULES } from './quality-tools.js';
 import type { Rule } from './rule.js';
 import { RUNNER_ENVIRONMENT_RULES } from './runner-environment.js';
+import { SOURCED_BEFORE_TYPE_RULES, SOURCED_EARLY_RULES, SOURCED_RULES } from './sourced/index.js';
 import { TASK_NAME_RULES } from './task-names.js';
 import { TOOLCHAIN_RULES } from './toolchains.js';
 import { TEST_RUNNER_RULES } from './test-runners.js';
@@ -21,6 +22,7 @@ export { detectTools } from './signatures.js';
 
 /** Every rule, in the order they are tried on a line (the first match wins the line). */
 export const RULES: readonly Rule[] = [
+  ...SOURCED_EARLY_RULES,
   ...ENVIRONMENT_RULES,
   ...RUNNER_ENVIRONMENT_RULES,
   ...ACTIONS_CONFIG_RULES,
@@ -34,8 +36,10 @@ export const RULES: readonly Rule[] = [
   ...DOC_RULES,
   ...COMPILER_SYNTAX_RULES,
   ...ECOSYSTEM_RULES,
+  ...SOURCED_BEFORE_TYPE_RULES,
   ...COMPILER_TYPE_RULES,
   ...RUNTIME_RULES,
+  ...SOURCED_RULES,
   ...TASK_NAME_RULES,
   ...FALLBACK_RULES,
 ];
