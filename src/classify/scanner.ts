@@ -44,6 +44,8 @@ export interface CompiledRules {
   rules: Rule[];
   /** The rules' patterns joined into a few alternations: a line none of them matches is no rule's (empty: no rules). */
   prefilters: RegExp[];
+  /** Per rule (same order), literals one of which a line must contain for the rule to match it, if known. */
+  gates: (readonly string[] | undefined)[];
   headers: Rule[];
   /** Rules with a `disarmPattern`, tried on every line like headers. */
   disarms: Rule[];
@@ -98,6 +100,17 @@ function alternations(parts: readonly string[]): RegExp[] {
 }
 
 const prefilterCache = new Map<string, RegExp[]>();
+const literalCache = new Map<string, readonly string[] | null>();
+
+/** requiredLiterals, read once per pattern source. */
+function literalsOf(source: string): readonly string[] | undefined {
+  let literals = literalCache.get(source);
+  if (literals === undefined) {
+    literals = requiredLiterals(source) ?? null;
+    literalCache.set(source, literals);
+  }
+  return literals ?? undefined;
+}
 
 /**
  * The prefilters for a set of pattern sources: a line none of them matches is matched by none of the patterns.
@@ -112,7 +125,7 @@ export function joinPrefilters(sources: Iterable<string>): RegExp[] {
   const literals = new Set<string>();
   const patterns: string[] = [];
   for (const source of list) {
-    const required = requiredLiterals(source);
+    const required = literalsOf(source);
     if (required === undefined) patterns.push(`(?:${source})`);
     else for (const literal of required) literals.add(literal);
   }
@@ -133,6 +146,7 @@ export function compileRules(all: readonly Rule[], command: string): CompiledRul
   return {
     rules,
     prefilters: joinPrefilters(new Set(rules.map((rule) => (rule.prefilterPattern ?? rule.linePattern).source))),
+    gates: rules.map((rule) => literalsOf((rule.prefilterPattern ?? rule.linePattern).source)),
     headers: rules.filter((rule) => rule.headerPattern !== undefined),
     disarms: rules.filter((rule) => rule.disarmPattern !== undefined),
   };
@@ -192,7 +206,11 @@ export function applyRules(step: StepBuilder, compiled: CompiledRules, line: num
     (step.state.disarmed ??= new Set()).add(rule.id);
   }
   if (!compiled.prefilters.some((prefilter) => prefilter.test(text))) return;
-  for (const rule of compiled.rules) {
+  for (let i = 0; i < compiled.rules.length; i++) {
+    const rule = compiled.rules[i] as Rule;
+    // A line without any of the rule's literals cannot match it: no need to run (or first compile) its pattern.
+    const gate = compiled.gates[i];
+    if (gate !== undefined && !gate.some((literal) => text.includes(literal))) continue;
     const m = rule.linePattern.exec(text);
     if (m === null) continue;
     if (step.state.disarmed?.has(rule.id) === true) continue;
