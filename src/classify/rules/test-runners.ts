@@ -16,6 +16,16 @@ export const TEST_RUNNER_RULES: Rule[] = [
     example: { command: 'npx vitest run', lines: ["AssertionError: expected null to be 'value' // Object.is equality"] },
   },
   {
+    // vitest prints the extra properties of an error a test threw under it, and only for errors (not assertions).
+    id: 'vitest-serialized-error',
+    type: 'Runtime Error',
+    also: 'Test Failure',
+    tool: 'vitest',
+    linePattern: /^Serialized Error: \{ /,
+    context: { before: 3 },
+    example: { command: 'npx vitest run', lines: ['DatabaseError: Failed to open table "chunks"', ' ❯ src/__tests__/e2e/cache.e2e.test.ts:23:5', "Serialized Error: { code: 'DATABASE_OPEN_TABLE_FAILED' }"] },
+  },
+  {
     // Minitest (Rails): `N runs, N assertions, N failures, N errors, N skips`.
     id: 'minitest-summary',
     type: 'Test Failure',
