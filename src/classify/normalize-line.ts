@@ -1,5 +1,6 @@
 /** A CSI/OSC escape sequence (colours, cursor moves, hyperlinks). */
 const ANSI = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+const CARET_ANSI = /\^\[\[[0-9;]*m/g;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z(?: |$)/;
 /**
  * BuildKit's prefix on a build step's output: `#13 6.867 ` (step number, seconds) in plain progress, `6.867 ` in the
@@ -49,6 +50,8 @@ export function normalizeLine(raw: string): NormalizedLine {
     }
   }
   if (text.includes('\x1b')) text = text.replace(ANSI, '');
+  // Logs saved through a pager or an editor show the escape character in caret notation (`^[[33m`).
+  if (text.includes('^[[')) text = text.replace(CARET_ANSI, '');
   const first = text.charCodeAt(0);
   if (first === 35 || (first >= 48 && first <= 57)) {
     const m = BUILDKIT.exec(text);

@@ -10,15 +10,38 @@ const PNPM_RECURSIVE = /^(?:[\w@.-]+\/)+[\w@.-]+ [A-Za-z][\w:-]*: /;
 /** A runner prefixes every line of a package's output: one seen fewer times is the tool's own text (`ERROR:root: `). */
 const MIN_REPEATS = 3;
 
-const prefixOf = (text: string): string | undefined => (TURBO.exec(text) ?? PNPM_RECURSIVE.exec(text))?.[0];
+/**
+ * Other CI systems' line prefixes, kept in logs copied from them: Jenkins's timestamper (`[2022-11-15T05:26:40.684Z] `),
+ * Vercel's and Netlify's build logs (`17:27:42.618 | `, `11:17:03 AM: `), lerna streaming concurrently's output
+ * (`vuetify: [eslint] `). Timestamps differ line by line, so these count by their kind.
+ */
+const STAMPED: readonly { kind: string; pattern: RegExp }[] = [
+  { kind: 'jenkins', pattern: /^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\] / },
+  { kind: 'vercel', pattern: /^\d\d:\d\d:\d\d\.\d{3} \| ?/ },
+  { kind: 'netlify', pattern: /^\d{1,2}:\d\d:\d\d (?:AM|PM): / },
+];
+const LERNA_CONCURRENTLY = /^[\w@./-]+: \[[\w:.-]+\] /;
 
-/** The lines with the task prefixes that recur in them (at least MIN_REPEATS times) removed. */
+/** The prefix a line opens with, and the key its recurrences are counted by. */
+function prefixOf(text: string): { key: string; length: number } | undefined {
+  const task = TURBO.exec(text) ?? PNPM_RECURSIVE.exec(text) ?? LERNA_CONCURRENTLY.exec(text);
+  if (task !== null) return { key: task[0], length: task[0].length };
+  const c = text.charCodeAt(0);
+  if (c !== 91 && (c < 48 || c > 57)) return undefined;
+  for (const { kind, pattern } of STAMPED) {
+    const m = pattern.exec(text);
+    if (m !== null) return { key: kind, length: m[0].length };
+  }
+  return undefined;
+}
+
+/** The lines with the prefixes that recur in them (at least MIN_REPEATS times) removed. */
 export function stripTaskPrefixes(lines: readonly LogLine[]): LogLine[] {
   const prefixes = lines.map(({ text }) => prefixOf(text));
   const counts = new Map<string, number>();
-  for (const prefix of prefixes) if (prefix !== undefined) counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+  for (const prefix of prefixes) if (prefix !== undefined) counts.set(prefix.key, (counts.get(prefix.key) ?? 0) + 1);
   return lines.map((entry, i) => {
     const prefix = prefixes[i];
-    return prefix === undefined || (counts.get(prefix) ?? 0) < MIN_REPEATS ? entry : { line: entry.line, text: entry.text.slice(prefix.length) };
+    return prefix === undefined || (counts.get(prefix.key) ?? 0) < MIN_REPEATS ? entry : { line: entry.line, text: entry.text.slice(prefix.length) };
   });
 }

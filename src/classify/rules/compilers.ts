@@ -6,6 +6,16 @@ import { fileLineFinding, type Rule } from './rule.js';
  */
 export const COMPILER_SYNTAX_RULES: Rule[] = [
   {
+    // Bundlers and build scripts reporting a parse error of a source or build file: webpack's loaders, Create React
+    // App, Groovy build files under Gradle.
+    id: 'bundler-parse-error',
+    type: 'Syntax Error',
+    tool: 'bundler',
+    linePattern: /Module build failed(?: \([^)]*\))?: SyntaxError: |^Syntax error: .*\(\d+:\d+\)$|^\s*(?:build file|script) '[^']+': \d+: (?:expecting|unexpected) /,
+    context: { after: 2 },
+    example: { command: 'npm run build', lines: ['Failed to compile.', '', './src/Containers/App.js', 'Syntax error: Unexpected token (1:13)'] },
+  },
+  {
     id: 'rust-syntax',
     type: 'Syntax Error',
     tool: 'rustc',

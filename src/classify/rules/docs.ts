@@ -3,6 +3,14 @@ import type { Rule } from './rule.js';
 /** Documentation builds and docstring checks beyond Sphinx and pydocstyle (see python-quality.ts). */
 export const DOC_RULES: Rule[] = [
   {
+    // Docusaurus's broken-link check, and ansible-doc refusing a module's DOCUMENTATION block (ansible-test sanity).
+    id: 'docs-site-and-module-docs',
+    type: 'Doc/Docstring',
+    tool: 'docs',
+    linePattern: /Docusaurus found broken (?:links|anchors)!|^Error: Unable to build website for locale |Missing documentation \(or could not parse documentation\)/,
+    example: { command: 'npm run build', lines: ['Error: Unable to build website for locale en.', '[cause]: Error: Docusaurus found broken links!'] },
+  },
+  {
     id: 'doc-build-failed',
     type: 'Doc/Docstring',
     tool: 'docs',

@@ -4,6 +4,17 @@ import { fileLineFinding, type Rule } from './rule.js';
 /** Node, Go, Rust, Java and C toolchains: linters, formatters and compiler errors. */
 export const ECOSYSTEM_QUALITY_RULES: Rule[] = [
   {
+    // `next build` / `next lint` print ESLint's errors as `line:col  Error: message  rule` under the file.
+    id: 'next-lint-error',
+    type: 'Code Linting',
+    tool: 'eslint',
+    linePattern: /^(\d+):(\d+)\s{2}Error: (.+?)\s{2,}(@?[\w-]+(?:\/[\w-]+)*)$/,
+    findingParser: (m, state) =>
+      state.header === undefined ? undefined : { path: state.header.path, line: Number(m[1]), column: Number(m[2]), message: `${m[3] ?? ''} (${m[4] ?? ''})` },
+    headerPattern: /^(\.\/\S+\.(?:[cm]?[jt]sx?|vue|svelte))$/,
+    example: { command: 'npm run build', lines: ['./components/Carousel.tsx', "11:34  Error: `'` can be escaped with `&apos;`, `&lsquo;`, `&#39;`, `&rsquo;`.  react/no-unescaped-entities"] },
+  },
+  {
     id: 'eslint-problem',
     type: 'Code Linting',
     tool: 'eslint',

@@ -58,9 +58,10 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
   {
     id: 'jest-assertion',
     type: 'Assertion Error',
+    also: 'Test Failure',
     tool: 'jest',
     commandPattern: CMD.jest,
-    linePattern: /^\s*(?:expect\(received\)|expect\(jest\.fn\(\)\)|AssertionError(?: \[ERR_ASSERTION\])?:|AssertionError \[ERR_ASSERTION\]|code: 'ERR_ASSERTION')/,
+    linePattern: /^\s*(?:Error: )?(?:expect\(received\)|expect\(jest\.fn\(\)\)|AssertionError(?: \[ERR_ASSERTION\])?:|AssertionError \[ERR_ASSERTION\]|code: 'ERR_ASSERTION')/,
     context: { after: 4 },
     example: { command: 'npx jest', lines: ['    expect(received).toBe(expected) // Object.is equality'] },
   },

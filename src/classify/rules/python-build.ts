@@ -10,7 +10,7 @@ export const PYTHON_BUILD_RULES: Rule[] = [
     type: 'Syntax Error',
     tool: 'python',
     // Not Node's ES-module linking errors, which it also names SyntaxError (see js-runtime-error).
-    linePattern: /^(?:E\s+)?(?:SyntaxError|IndentationError|TabError): (?!Named export '[^']*' not found|The requested module '[^']*' does not provide an export named)(.*)$/,
+    linePattern: /^(?:E\s+)?(?:SyntaxError|IndentationError|TabError): (?!.*\bis not valid JSON$|Unexpected token .* in JSON|Unexpected end of JSON|Named export '[^']*' not found|The requested module '[^']*' does not provide an export named)(.*)$/,
     headerPattern: PY_FILE_HEADER,
     findingParser: headerFinding(1),
     context: { before: 4 },

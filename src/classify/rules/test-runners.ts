@@ -26,6 +26,26 @@ export const TEST_RUNNER_RULES: Rule[] = [
     example: { command: 'npx vitest run', lines: ['DatabaseError: Failed to open table "chunks"', ' ❯ src/__tests__/e2e/cache.e2e.test.ts:23:5', "Serialized Error: { code: 'DATABASE_OPEN_TABLE_FAILED' }"] },
   },
   {
+    // npm's own line when `npm test` exits non-zero (npm 6 and before); the test script may run a linter, so it
+    // counts only when nothing else in the step says what failed.
+    id: 'npm-test-failed',
+    type: 'Test Failure',
+    tool: 'npm',
+    fallback: true,
+    linePattern: /^npm ERR! Test failed\.\s+See above for more details\.$/,
+    example: { command: 'npm test', lines: ['npm ERR! Test failed.  See above for more details.'] },
+  },
+  {
+    // AVA's diff under a failed `t.deepEqual` / `t.is`.
+    id: 'ava-difference',
+    type: 'Assertion Error',
+    also: 'Test Failure',
+    tool: 'ava',
+    linePattern: /^\s*Difference(?: \(- actual, \+ expected\))?:$/,
+    context: { after: 3 },
+    example: { command: 'npx ava', lines: ['  test/level.js:42', '  Difference:', "  - 'error'", "  + 'warn'"] },
+  },
+  {
     // Minitest (Rails): `N runs, N assertions, N failures, N errors, N skips`.
     id: 'minitest-summary',
     type: 'Test Failure',
@@ -139,7 +159,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
     id: 'jest-suite-syntax',
     type: 'Syntax Error',
     tool: 'jest',
-    linePattern: /^\s+SyntaxError: (?!Unexpected token .* in JSON|Unexpected end of JSON|Named export '[^']*' not found|The requested module '[^']*' does not provide an export named)(.*)$/,
+    linePattern: /^\s+SyntaxError: (?!Unexpected token .* in JSON|Unexpected end of JSON|.*\bis not valid JSON$|Named export '[^']*' not found|The requested module '[^']*' does not provide an export named)(.*)$/,
     previousPattern: /^\s*$|Jest encountered an unexpected token|Details:|●/,
     context: { before: 2 },
     example: { command: 'npx jest', lines: ['  ● Test suite failed to run', '', "    SyntaxError: Cannot use 'import.meta' outside a module"] },
@@ -149,7 +169,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
     id: 'python-syntax-error-indented',
     type: 'Syntax Error',
     tool: 'python',
-    linePattern: /^\s+(?:SyntaxError|IndentationError|TabError): (?!Named export '[^']*' not found|The requested module '[^']*' does not provide an export named|Unexpected token .* in JSON|Unexpected end of JSON)(.*)$/,
+    linePattern: /^\s+(?:SyntaxError|IndentationError|TabError): (?!Named export '[^']*' not found|The requested module '[^']*' does not provide an export named|Unexpected token .* in JSON|Unexpected end of JSON|.*\bis not valid JSON$)(.*)$/,
     previousPattern: /^\s+(?:\S.*|\^+)$/,
     context: { before: 4 },
     example: { command: 'pip install .', lines: ['      File "/tmp/pip-build/pkg/setup.py", line 17', "        x = f'{", '    SyntaxError: invalid syntax'] },

@@ -4,8 +4,6 @@ import { sourced } from './sourced.js';
 export const SOURCED_DOC_RULES = [
   // vitepress: vuejs/vitepress:src/node/plugin.ts & src/node/markdownToVue.ts ('(!) Found dead link ${url} in file ${file}', '[vitepress] ${n} dead link(s) found.')
   sourced('vitepress-dead-links', 'Doc/Docstring', "vitepress", /^\[vitepress\] \d+ dead link\(s\) found\.|^\(!\) Found dead link \S+ in file \S+/, "[vitepress] 1 dead link(s) found."),
-  // docusaurus: facebook/docusaurus:packages/docusaurus/src/server/brokenLinks.ts ('Docusaurus found broken links!'), packages/docusaurus/src/commands/build/build.ts ('Unable to build website for locale'), packages/docusaurus-mdx-loader/src/loader.ts ('MDX compilation failed for file')
-  sourced('docusaurus-build-failed', 'Doc/Docstring', "docusaurus", /^(?:\[ERROR\] )?(?:Error: )?Docusaurus found broken (?:links|anchors)!|^\[ERROR\] (?:Unable to build website for locale \S+\.|Client bundle compiled with errors therefore further build is impossible\.)|MDX compilation failed for file /, "Error: Docusaurus found broken links!"),
   // mkdocs: mkdocs/mkdocs:mkdocs/commands/build.py (raise Abort('Aborted with a BuildError!')); mkdocstrings/mkdocstrings:src/mkdocstrings/_internal/handlers/base.py ("Could not collect '{identifier}'")
   sourced('mkdocs-build-error', 'Doc/Docstring', "mkdocs", /^\s*Aborted with a BuildError!$|^ERROR\s+-\s+(?:mkdocstrings: \S+ could not be found|Could not collect '[^']+')/, "Aborted with a BuildError!"),
   // hugo: gohugoio/hugo:commands/hugobuilder.go (fmt.Errorf("error building site: %w", err))
