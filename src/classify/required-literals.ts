@@ -13,9 +13,14 @@
  */
 export const MIN_LITERAL = 4;
 
-const CONTROL: Record<string, string> = { t: '\t', n: '\n', r: '\r', f: '\f', v: '\v', '0': '\0' };
-/** Escapes that match a class of characters, a position or an earlier group, not one character. */
-const NOT_LITERAL = 'dDwWsSbB123456789kpPc';
+const CONTROL: Record<string, string> = { t: '\t', n: '\n', r: '\r', f: '\f', v: '\v' };
+/**
+ * Escapes read as no literal: classes, assertions, backreferences and (without flags) legacy octal escapes (`\0`-`\9`
+ * followed by digits are octal codes, so their digits are not text), `\k<name>`, `\p`, `\cX`.
+ */
+const NOT_LITERAL = 'dDwWsSbB0123456789kpPc';
+const HEX2 = /^[0-9a-fA-F]{2}$/;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
 
 /** The shorter literal of a set decides how selective it is. */
 const shortest = (set: readonly string[]): number => set.reduce((min, s) => Math.min(min, s.length), Infinity);
@@ -26,7 +31,10 @@ const shortest = (set: readonly string[]): number => set.reduce((min, s) => Math
  */
 class Reader {
   pos = 0;
-  constructor(private readonly src: string) {}
+  constructor(
+    private readonly src: string,
+    private readonly minLength: number,
+  ) {}
 
   /** An alternation up to the end or a `)` (not consumed): the union of its alternatives' sets, if all have one. */
   alternation(): string[] | undefined {
@@ -49,7 +57,7 @@ class Reader {
     const consider = (set: string[] | undefined): void => {
       if (set === undefined) return;
       const score = shortest(set);
-      if (score < MIN_LITERAL) return;
+      if (score < this.minLength) return;
       if (best === undefined || score > bestScore || (score === bestScore && set.length < best.length)) {
         best = set;
         bestScore = score;
@@ -114,23 +122,26 @@ class Reader {
   private escape(): string | undefined {
     const c = this.src[this.pos++] as string;
     if (NOT_LITERAL.includes(c)) {
-      if (c === 'c') this.pos++;
+      if (c >= '0' && c <= '9') while (/[0-9]/.test(this.src[this.pos] ?? '')) this.pos++;
+      else if (c === 'k' && this.src[this.pos] === '<') this.pos = this.src.indexOf('>', this.pos) + 1;
       return undefined;
     }
     const control = CONTROL[c];
     if (control !== undefined) return control;
     if (c === 'x' || c === 'u') {
+      // Only a complete code is one; otherwise (no flags) the escape is the letter itself and the rest is text.
       const length = c === 'x' ? 2 : 4;
-      const code = Number.parseInt(this.src.slice(this.pos, this.pos + length), 16);
+      const digits = this.src.slice(this.pos, this.pos + length);
+      if (!(c === 'x' ? HEX2 : HEX4).test(digits)) return c;
       this.pos += length;
-      return Number.isNaN(code) ? undefined : String.fromCharCode(code);
+      return String.fromCharCode(Number.parseInt(digits, 16));
     }
     return c;
   }
 
+  /** After `[`: skips to its `]` (in JavaScript a `]` right after `[` or `[^` closes it: `[]`, `[^]`). */
   private skipClass(): void {
     if (this.src[this.pos] === '^') this.pos++;
-    if (this.src[this.pos] === ']') this.pos++;
     while (this.pos < this.src.length && this.src[this.pos] !== ']') this.pos += this.src[this.pos] === '\\' ? 2 : 1;
     this.pos++;
   }
@@ -159,8 +170,9 @@ class Reader {
   }
 }
 
-export function requiredLiterals(source: string): string[] | undefined {
-  const reader = new Reader(source);
+/** `minLength`: the shortest literal worth keeping (tests lower it to exercise the reading on short strings). */
+export function requiredLiterals(source: string, minLength = MIN_LITERAL): string[] | undefined {
+  const reader = new Reader(source, minLength);
   const set = reader.alternation();
   return reader.pos === source.length ? set : undefined;
 }

@@ -8,7 +8,7 @@ export const ECOSYSTEM_QUALITY_RULES: Rule[] = [
     id: 'next-lint-error',
     type: 'Code Linting',
     tool: 'eslint',
-    linePattern: /^(\d+):(\d+)\s{2}Error: (.+?)\s{2,}(@?[\w-]+(?:\/[\w-]+)*)$/,
+    linePattern: /^(\d+):(\d+)\s{2}Error: (.{1,500}?)\s{2,8}(@?[\w-]+(?:\/[\w-]+)*)$/,
     findingParser: (m, state) =>
       state.header === undefined ? undefined : { path: state.header.path, line: Number(m[1]), column: Number(m[2]), message: `${m[3] ?? ''} (${m[4] ?? ''})` },
     headerPattern: /^(\.\/\S+\.(?:[cm]?[jt]sx?|vue|svelte))$/,

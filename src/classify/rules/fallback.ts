@@ -56,7 +56,7 @@ export const FALLBACK_RULES: Rule[] = [
     id: 'failed-tests-heading',
     type: 'Test Failure',
     tool: 'test-runner',
-    linePattern: /^\s*Failed tests?:\s*(?:$|\\n|[A-Za-z_])/,
+    linePattern: /^\s*Failed tests?:\s*(?!(?:none|None|NONE|N\/A|-)\s*$)(?:$|\\n|[A-Za-z_])/,
     fallback: true,
     example: { command: './scripts/run_tests.sh', lines: ['Failed tests:', '  - tests/test_api.py'] },
   },

@@ -12,7 +12,7 @@ import type { Rule } from './rule.js';
  */
 const RUNNERS: readonly string[] = [
   // Gradle (also inside `org.gradle.api.tasks.TaskExecutionException: …`): the task path's last part.
-  `^(?:org\\.gradle\\.api\\.tasks\\.TaskExecutionException: )?Execution failed for task '(?::[\\w.-]+)*:NAME'\\.`,
+  `^(?:org\\.gradle\\.api\\.tasks\\.TaskExecutionException: )?Execution failed for task '(?::[\\w.-]{1,100}){0,20}:NAME'\\.`,
   // npm 7+ and npm 6.
   '^npm (?:ERR!|error) Lifecycle script `NAME` failed',
   '^npm ERR! Failed at the \\S+ NAME script\\.?$',
@@ -45,31 +45,31 @@ const TASK_NAMES: readonly { type: ErrorType; slug: string; names: string; examp
   {
     type: 'Type Checking',
     slug: 'types',
-    names: '(?:[\\w.-]+[:_-])?(?:type-?check(?:ing)?|type_check|check[:_-]?types|types(?:[:_-]check)?|tsc|mypy|pyright|phpstan|psalm|analy[sz]e)(?:[:_-][\\w.-]+)?|compile\\w*(?:Kotlin|Java|JavaWithJavac|Scala|Groovy|Swift)|[\\w./-]+\\.(?:o|obj)',
+    names: '(?:[\\w.-]{1,100}[:_-])?(?:type-?check(?:ing)?|type_check|check[:_-]?types|types(?:[:_-]check)?|tsc|mypy|pyright|phpstan|psalm|analy[sz]e)(?:[:_-][\\w.-]{1,100})?|compile\\w{0,100}(?:Kotlin|Java|JavaWithJavac|Scala|Groovy|Swift)|[\\w./-]{1,200}\\.(?:o|obj)',
     example: "Execution failed for task ':app:compileDebugKotlin'.",
   },
   {
     type: 'Code Formatting',
     slug: 'format',
-    names: '(?:[\\w.-]+[:_-])?(?:format|fmt|prettier|black|isort|stylua|spotless\\w*|ktfmt\\w*|cs-?fix(?:er)?|php-cs-fixer)(?:[:_-][\\w.-]+)?|(?:check|lint)[:_-]?(?:format|fmt)\\w*|style',
+    names: '(?:[\\w.-]{1,100}[:_-])?(?:format|fmt|prettier|black|isort|stylua|spotless\\w{0,100}|ktfmt\\w{0,100}|cs-?fix(?:er)?|php-cs-fixer)(?:[:_-][\\w.-]{1,100})?|(?:check|lint)[:_-]?(?:format|fmt)\\w{0,100}|style',
     example: 'npm error Lifecycle script `format:check` failed with error:',
   },
   {
     type: 'Doc/Docstring',
     slug: 'docs',
-    names: '(?:[\\w.-]+[:_-])?(?:docs?|javadoc|dokka\\w*|typedoc|sphinx|mkdocs|pydocstyle|docstrings?|doctests?|linkcheck)(?:[:_-][\\w.-]+)?|html|dokka\\w*|javadoc\\w*',
+    names: '(?:[\\w.-]{1,100}[:_-])?(?:docs?|javadoc|dokka\\w{0,100}|typedoc|sphinx|mkdocs|pydocstyle|docstrings?|doctests?|linkcheck)(?:[:_-][\\w.-]{1,100})?|html|dokka\\w{0,100}|javadoc\\w{0,100}',
     example: 'make: *** [Makefile:20: html] Error 2',
   },
   {
     type: 'Code Linting',
     slug: 'lint',
-    names: '(?:[\\w.-]+[:_-])?(?:lint|eslint|ruff|flake8|pylint|clippy|golangci(?:-lint)?|detekt|checkstyle|pmd|spotbugs|rubocop|shellcheck|stylelint|biome|vet|phpcs|ktlint)(?:[:_-][\\w.-]+)?|lint\\w*|detekt\\w*|checkstyle\\w*|pmd\\w*|spotbugs\\w*|ktlint\\w*',
+    names: '(?:[\\w.-]{1,100}[:_-])?(?:lint|eslint|ruff|flake8|pylint|clippy|golangci(?:-lint)?|detekt|checkstyle|pmd|spotbugs|rubocop|shellcheck|stylelint|biome|vet|phpcs|ktlint)(?:[:_-][\\w.-]{1,100})?|lint\\w{0,100}|detekt\\w{0,100}|checkstyle\\w{0,100}|pmd\\w{0,100}|spotbugs\\w{0,100}|ktlint\\w{0,100}',
     example: "Execution failed for task ':app:lintDebug'.",
   },
   {
     type: 'Test Failure',
     slug: 'tests',
-    names: '(?:[\\w.-]+[:_-])?(?:tests?|unit(?:-?tests?)?|unittests?|e2e|integration(?:-?tests?)?|jest|vitest|pytest|mocha|phpunit|rspec)(?:[:_-][\\w.-]+)?|test\\w*UnitTest|(?:jvm|js|all|desktop|wasmJs)Tests?|py\\d{2,3}(?:-[\\w.-]+)?',
+    names: '(?:[\\w.-]{1,100}[:_-])?(?:tests?|unit(?:-?tests?)?|unittests?|e2e|integration(?:-?tests?)?|jest|vitest|pytest|mocha|phpunit|rspec)(?:[:_-][\\w.-]{1,100})?|test\\w{0,100}UnitTest|(?:jvm|js|all|desktop|wasmJs)Tests?|py\\d{2,3}(?:-[\\w.-]{1,100})?',
     example: '@app/api#test: command (/w/apps/api) /usr/bin/pnpm run test exited (1)',
   },
 ];

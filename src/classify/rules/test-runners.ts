@@ -59,7 +59,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
     id: 'minitest-error',
     type: 'Runtime Error',
     tool: 'minitest',
-    linePattern: /^(?:[A-Z]\w*::)*[A-Z]\w*(?:Error|Exception|NotFound|Invalid)\w*: /,
+    linePattern: /^(?:[A-Z]\w{0,100}::){0,10}[A-Z]\w{0,100}?(?:Error|Exception|NotFound|Invalid)\w{0,100}: /,
     previousPattern: /^(?:[A-Z]\w*::)*[A-Z]\w*#\S+:$/,
     context: { before: 2 },
     example: { command: 'bin/rails test', lines: ['Error:', 'Admin::StocksTest#test_visiting_the_index:', "NameError: undefined local variable or method `admin_stocks_url' for an instance of Admin::StocksTest"] },

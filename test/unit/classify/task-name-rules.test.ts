@@ -89,5 +89,6 @@ describe('summaries without the output behind them', () => {
   it('a script\'s "Failed tests:" list is a test failure; a count of zero is not', async () => {
     expect(await tailTypes(['TEST SUMMARY: 118/120 tests passed', 'Failed tests:', '  - tests/test_a.py', 'Process completed with exit code 1.'])).toEqual(['Test Failure']);
     expect(await tailTypes(['Failed tests: 0', 'Process completed with exit code 1.'])).toEqual([]);
+    expect(await tailTypes(['Failed tests: none', 'Process completed with exit code 1.'])).toEqual([]);
   });
 });

@@ -45,7 +45,7 @@ export const SOURCED_CONFIGURATION_RULES = [
   // mkdocs: mkdocs/mkdocs:mkdocs/config/base.py (load_config: 'Aborted with {n} Configuration Errors!'), mkdocs/config/base.py _open_config_file ('Config file '{f}' does not exist.'); sphinx-doc/sphinx:sphinx/application.py ("config directory doesn't contain a conf.py file (%s)")
   sourced('mkdocs-config-errors', 'Configuration Error', "mkdocs", /^Aborted with \d+ Configuration Errors!$|^Aborted with \d+ Configuration Warnings in 'strict' mode!$|^Error: Config file '[^']+' does not exist\.$|config directory doesn't contain a conf\.py file/, "Aborted with 1 Configuration Errors!"),
   // ssh: openssh/openssh-portable:sshconnect.c ('Host key verification failed.'), sshconnect2.c ('%s@%s: Permission denied (%s).')
-  sourced('ssh-auth-or-host-key', 'Configuration Error', "ssh", /^Host key verification failed\.$|^\S+@\S+: Permission denied \(publickey(?:,[\w-]+)*\)\.$/, "git@github.com: Permission denied (publickey)."),
+  sourced('ssh-auth-or-host-key', 'Configuration Error', "ssh", /^Host key verification failed\.$|^[^\s@]+@\S+: Permission denied \(publickey(?:,[\w-]+)*\)\.$/, "git@github.com: Permission denied (publickey)."),
   // git: git/git:transport-helper.c / fetch-pack.c ("couldn't find remote ref %s"), builtin/push.c / remote.c ('src refspec %s does not match any')
   sourced('git-ref-not-found', 'Configuration Error', "git", /^fatal: couldn't find remote ref \S+$|^error: src refspec \S+ does not match any/, "fatal: couldn't find remote ref refs/heads/feature-x"),
   // buildkit: moby/buildkit:frontend/dockerfile/dockerfile2llb/convert.go ('failed to resolve source metadata for %s'); containerd remotes 'not found'

@@ -19,7 +19,7 @@ export const SOURCED_DEPENDENCY_RULES = [
   // bundler: rubygems/rubygems:bundler/lib/bundler/definition.rb
   sourced('bundler-ruby-version-mismatch', 'Dependency Issues', "bundler", /^Your (?:Ruby|\w+) (?:version|engine|patchlevel) is \S+, but your Gemfile specified /, "Your Ruby version is 3.0.6, but your Gemfile specified ~> 3.2"),
   // bundler: rubygems/rubygems:bundler/lib/bundler/definition.rb ("Could not find #{missing_specs_list}"), bundler/lib/bundler/source/rubygems.rb (to_s)
-  sourced('bundler-gem-not-found-locally', 'Dependency Issues', "bundler", /^Could not find \S+-\d[\w.-]*(?:, \S+)* in (?:locally installed gems|any of the sources|rubygems repository |cached gems)/, "Could not find nokogiri-1.15.0-x86_64-linux, racc-1.7.1 in locally installed gems"),
+  sourced('bundler-gem-not-found-locally', 'Dependency Issues', "bundler", /^Could not find [\w.-]{1,100}?-\d[\w.-]{0,100}(?:, \S{1,200}){0,50} in (?:locally installed gems|any of the sources|rubygems repository |cached gems)/, "Could not find nokogiri-1.15.0-x86_64-linux, racc-1.7.1 in locally installed gems"),
   // rubygems: rubygems/rubygems:lib/rubygems.rb (bin_path)
   sourced('rubygems-gem-not-found-exec', 'Dependency Issues', "rubygems", /can't find gem \S+ \([^)]*\) with executable \S+ \(Gem::GemNotFoundException\)/, "can't find gem bundler (= 2.4.10) with executable bundle (Gem::GemNotFoundException)"),
   // composer: composer/composer:src/Composer/Package/Locker.php

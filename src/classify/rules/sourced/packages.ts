@@ -63,7 +63,7 @@ export const SOURCED_PACKAGE_RULES = [
   // mix: hexpm/hex:lib/hex/remote_converger.ex
   sourced('hex-no-package', 'Package Installation Error', "mix", /^\*\* \(Mix\) No package with name \S+ \(from: \S+\) in registry/, "** (Mix) No package with name foo (from: mix.exs) in registry"),
   // vcpkg: microsoft/vcpkg-tool:locales/messages.json (BuildingPackageFailed, BuildResultBuildFailed)
-  sourced('vcpkg-build-failed', 'Package Installation Error', "vcpkg", /^error: building \S+:\S+ failed with: (?:BUILD_FAILED|POST_BUILD_CHECKS_FAILED|FILE_CONFLICTS|CASCADED_DUE_TO_MISSING_DEPENDENCIES|DOWNLOADED_SOURCES)/, "error: building zlib:x64-linux failed with: BUILD_FAILED"),
+  sourced('vcpkg-build-failed', 'Package Installation Error', "vcpkg", /^error: building [^\s:]+:\S+ failed with: (?:BUILD_FAILED|POST_BUILD_CHECKS_FAILED|FILE_CONFLICTS|CASCADED_DUE_TO_MISSING_DEPENDENCIES|DOWNLOADED_SOURCES)/, "error: building zlib:x64-linux failed with: BUILD_FAILED"),
   // vcpkg: microsoft/vcpkg:scripts/buildsystems/vcpkg.cmake
   sourced('vcpkg-cmake-install-failed', 'Package Installation Error', "vcpkg", /vcpkg install failed\.\s+See logs for more information|^-- Running vcpkg install - failed$/, "  vcpkg install failed.  See logs for more information: /home/runner/work/app/build/vcpkg-manifest-install.log"),
   // yarn: yarnpkg/yarn:src/reporters/lang/en.js (fetchBadHashWithPath)
@@ -73,9 +73,9 @@ export const SOURCED_PACKAGE_RULES = [
   // yarn-berry: yarnpkg/berry:packages/yarnpkg-core/sources/Cache.ts (CACHE_CHECKSUM_MISMATCH)
   sourced('yarn-berry-checksum-mismatch', 'Package Installation Error', "yarn-berry", /\bYN0018: .*The remote archive doesn't match the expected checksum/, "➤ YN0018: │ typescript@npm:5.3.3: The remote archive doesn't match the expected checksum"),
   // go: golang/go:src/cmd/go/internal/modfetch/fetch.go (goSumMismatch)
-  sourced('go-checksum-mismatch', 'Package Installation Error', "go", /^verifying \S+@\S+: checksum mismatch$|^SECURITY ERROR$/, "verifying github.com/foo/bar@v1.0.0: checksum mismatch"),
+  sourced('go-checksum-mismatch', 'Package Installation Error', "go", /^verifying [^\s@]+@\S+: checksum mismatch$|^SECURITY ERROR$/, "verifying github.com/foo/bar@v1.0.0: checksum mismatch"),
   // go: golang/go:src/cmd/go/internal/modfetch (codehost/git.go "unknown revision", proxy.go "reading %s")
-  sourced('go-module-fetch-failed', 'Package Installation Error', "go", /^go: \S+@\S+: (?:invalid version: unknown revision |reading https?:\/\/\S+: (?:404 Not Found|410 Gone))/, "go: github.com/foo/bar@v1.2.3: invalid version: unknown revision v1.2.3"),
+  sourced('go-module-fetch-failed', 'Package Installation Error', "go", /^go: [^\s@]+@\S+: (?:invalid version: unknown revision |reading https?:\/\/\S+: (?:404 Not Found|410 Gone))/, "go: github.com/foo/bar@v1.2.3: invalid version: unknown revision v1.2.3"),
   // maven: apache/maven-resolver (ArtifactTransferException "Could not transfer artifact %s from/to %s"), apache/maven-resolver:maven-resolver-impl/.../DefaultRepositoryConnectorProvider.java ("Blocked mirror for repositories: ")
   sourced('maven-transfer-failed', 'Package Installation Error', "maven", /Could not transfer artifact \S+ from\/to \S+ \([^)]*\): (?:status code: \d{3}|(?:Authentication|Authorization) failed|Access denied|Not authorized|Blocked mirror)|Blocked mirror for repositories: \[/, "[ERROR] Plugin org.foo:foo-maven-plugin:1.0: Could not transfer artifact io.cucumber:messages:pom:19.1.4-SNAPSHOT from/to maven-default-http-blocker (http://0.0.0.0/): Blocked mirror for repositories: [nexus (http://mirrors.example.com/nexus/repository/maven-public/, default, releases+snapshots)]"),
   // maven: apache/maven-resolver:maven-resolver-impl/src/main/java/org/eclipse/aether/internal/impl/DefaultUpdateCheckManager.java
