@@ -42,6 +42,8 @@ describe('ninth pass: rules from real logs', () => {
     ['ansible-doc', ["[ERROR]: module community.general.npm Missing documentation (or could not parse documentation): module plugin 'community.general.npm' did not contain a DOCUMENTATION attr"], ['Doc/Docstring']],
     ["Next.js's ESLint errors", ['Failed to compile.', '', './components/Carousel.tsx', "11:34  Error: `'` can be escaped with `&apos;`.  react/no-unescaped-entities"], ['Code Linting']],
     ['AVA', ['  test/level.js:42', '  Difference:', "  - 'error'", "  + 'warn'"], ['Assertion Error', 'Test Failure']],
+    ["undici's connect time-out", ['⚠️ Unexpected error fetching GitHub release for tag app-v0.1.0: HttpError: Connect Timeout Error'], ['Environment Error']],
+    ['vitest collecting a Playwright spec', ['Error: Playwright Test did not expect test() to be called here.'], ['Configuration Error']],
     ['npm 6 after a failed test script', ['npm ERR! Test failed.  See above for more details.'], ['Test Failure']],
   ] as const)('%s', async (_what, lines, types) => {
     expect(await tailTypes([...lines])).toEqual([...types]);

@@ -12,16 +12,15 @@ const corpus = loadCorpus();
 const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
 
 /**
- * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.756 and 0.586 on
- * the 731-log corpus, 2026-12-01), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
+ * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.747 and 0.571 on
+ * the 913-log corpus, 2026-12-02), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
  * is reached yet (see docs/classification.md). Raise these when the rules improve; never lower them to let a rule
- * change through. Re-anchored when the corpus grows: the 116 logs of the fifth pass bring the evaluation half down
- * to 0.740 / 0.532 with the rules before that pass (they were 0.770 / 0.568 on the 446 logs before it), and the
- * pass's rules, written from its tuning-half logs, raise it to 0.758 / 0.547; the sixth pass's 105 logs and rules
- * end at 0.753 / 0.566 (its logs before its rules: 0.758 / 0.552 on 608 logs, then 0.749 / 0.561 on 667); the
- * seventh pass's 64 logs take it to 0.755 / 0.585 before its rules and 0.756 / 0.586 after them (731 logs).
+ * change through. Re-anchored when the corpus grows: each collection pass's logs, before the rules written from its
+ * tuning half, bring the evaluation half down (fifth pass 0.770 / 0.568 → 0.740 / 0.532, eighth 0.761 / 0.593 →
+ * 0.750 / 0.578, ninth 0.754 / 0.583 → 0.742 / 0.577 and 0.749 / 0.582 → 0.747 / 0.571), and its rules raise it
+ * again by less.
  */
-const FLOORS = { evaluationFull: 0.74, evaluationTail: 0.58 } as const;
+const FLOORS = { evaluationFull: 0.74, evaluationTail: 0.57 } as const;
 
 /** A half's whole logs take 45-60 s on the 2-core CI machine under load (the suite's 60 s default is too tight). */
 const CORPUS_TIMEOUT_MS = 300_000;
