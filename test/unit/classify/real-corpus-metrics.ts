@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { classifyJob, labelTypes } from '../../../src/classify/index.js';
+import { classifyJob, labelTypes, type Label } from '../../../src/classify/index.js';
 import { ERROR_TYPES, type ErrorType } from '../../../src/domain/error-types.js';
 
 /** The real-log corpus: logs committed to public repositories, labelled by hand before rules were written. */
@@ -144,9 +144,12 @@ export async function predictFull(entries: CorpusEntry[]): Promise<Prediction[]>
       continue;
     }
     const result = await classifyJob({ log });
-    const exited = new Set(result.parsed.failedSteps.filter((step) => (step.exitCode ?? 0) > 0).map((step) => step.stepName ?? step.title));
-    const tolerated = result.labels.filter((label) => exited.has(label.stepName ?? ''));
-    const rest = result.labels.filter((label) => !exited.has(label.stepName ?? ''));
+    // The step a label came from, by where its evidence is (names repeat: several `Run npm test` steps).
+    const exited = result.parsed.failedSteps.filter((step) => (step.exitCode ?? 0) > 0);
+    const fromExited = (label: Label): boolean =>
+      label.evidence.length > 0 && label.evidence.every((e) => exited.some((step) => e.startLine >= step.startLine && e.endLine <= step.endLine));
+    const tolerated = result.labels.filter(fromExited);
+    const rest = result.labels.filter((label) => !fromExited(label));
     out.push({ entry, got: labelTypes({ labels: rest }), tolerated: labelTypes({ labels: tolerated }) });
   }
   return out;
