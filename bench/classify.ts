@@ -6,7 +6,8 @@
  * The log (a realistic mix: job set-up, checkout, pip installs with download progress, long passing pytest runs
  * with ANSI colours, lint steps that pass, and a failing test step at the end) is generated once under
  * bench/.work/. The failing step prints 12,000 lines by default, so the rules read a full 10,000-line tail, as they
- * do on real failing test steps; `--failure-lines 0` is the 14-line failing step measured before 2026-12-02.
+ * do on real failing test steps, and three lines of ~100 KB (a minified bundle in a stack trace, a JSON payload, a
+ * run of one token); `--failure-lines 0` keeps only those and the 14 lines of the step measured before 2026-12-02.
  * Classification runs in a child process that reports its peak RSS (process.resourceUsage().maxRSS); the child is
  * this file compiled with tsc to plain JavaScript (bench/.work/dist), so a TypeScript loader's own memory is not
  * counted.
@@ -108,6 +109,11 @@ function generate(path: string, targetBytes: number, failureLines: number): void
   for (let i = 0; i < failureLines; i++) {
     out(`tests/final/test_module_${i % 40}.py::TestFinal::test_case_${i} \x1b[32mPASSED\x1b[0m\x1b[32m                    [ ${String(Math.floor((i * 100) / failureLines)).padStart(2)}%]\x1b[0m`);
   }
+  // Three long lines, as failing steps print them (a minified bundle in a stack trace, a JSON payload, a token run):
+  // a pattern that backtracks on one long line would cost seconds here.
+  out(`    at ${'a.b(c,d),e=f.g||{};'.repeat(5_000)}`);
+  out(`Error: request failed: ${JSON.stringify({ items: Array.from({ length: 4_000 }, (_, i) => ({ id: i, ok: i % 7 === 0 })) })}`);
+  out(`${'lint_'.repeat(20_000)} Error: ${' '.repeat(1_000)}!`);
   out('=================================== FAILURES ===================================');
   out('___________________________________ test_add ___________________________________');
   out('    def test_add():');
@@ -155,7 +161,7 @@ async function main(): Promise<void> {
   const mb = mbArg >= 0 ? Number(process.argv[mbArg + 1]) : 200;
   const linesArg = process.argv.indexOf('--failure-lines');
   const failureLines = linesArg >= 0 ? Number(process.argv[linesArg + 1]) : 12_000;
-  const path = join(workDir, `classify-${mb}mb-failure-${failureLines}.log`);
+  const path = join(workDir, `classify-${mb}mb-failure-${failureLines}-long-lines.log`);
   if (!existsSync(path) || Math.abs(statSync(path).size - mb * 1e6) > 3e6) {
     const t = performance.now();
     generate(path, mb * 1e6, failureLines);
