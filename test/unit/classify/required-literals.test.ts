@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../../src/classify/rules/index.js';
 import { escapeLiteral, requiredLiterals } from '../../../src/classify/required-literals.js';
-import { joinPrefilters } from '../../../src/classify/scanner.js';
+import { joinPrefilters } from '../../../src/classify/prefilter.js';
 
 describe('requiredLiterals', () => {
   it.each([

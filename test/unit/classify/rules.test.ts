@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { classifyJob } from '../../../src/classify/index.js';
 import { RULES } from '../../../src/classify/rules/index.js';
-import { PREFILTER_SOURCE_CHARS, compileRules, joinPrefilters } from '../../../src/classify/scanner.js';
+import { PREFILTER_SOURCE_CHARS, joinPrefilters } from '../../../src/classify/prefilter.js';
+import { compileRules } from '../../../src/classify/scanner.js';
 
 const stamp = (i: number): string => `2025-04-07T12:57:${String(10 + (i % 50)).padStart(2, '0')}.2943173Z`;
 
