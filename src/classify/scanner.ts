@@ -77,10 +77,11 @@ export function newStep(title: string, startLine: number, tail: TailBuffer, comm
 /** The rules that apply to a step with this command, and their prefilters. */
 export function compileRules(all: readonly Rule[], command: string): CompiledRules {
   const rules = all.filter((rule) => rule.commandPattern === undefined || rule.commandPattern.test(command));
+  const sources = rules.map((rule) => (rule.prefilterPattern ?? rule.linePattern).source);
   return {
     rules,
-    prefilters: joinPrefilters(new Set(rules.map((rule) => (rule.prefilterPattern ?? rule.linePattern).source))),
-    gates: rules.map((rule) => literalsOf((rule.prefilterPattern ?? rule.linePattern).source)),
+    prefilters: joinPrefilters(new Set(sources)),
+    gates: sources.map(literalsOf),
     headers: rules.filter((rule) => rule.headerPattern !== undefined),
     disarms: rules.filter((rule) => rule.disarmPattern !== undefined),
   };

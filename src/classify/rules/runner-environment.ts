@@ -1,5 +1,9 @@
+import { ERROR_TYPES, type ErrorType } from '../../domain/error-types.js';
 import { NETWORK_YIELDS } from './environment.js';
 import type { Rule } from './rule.js';
+
+/** Every type but Environment Error: a shell exit code says less than any diagnostic of the same step. */
+const EXPLAINED_BY_ANY_OTHER: ErrorType[] = ERROR_TYPES.filter((type) => type !== 'Environment Error');
 
 /** The runner cannot do the job: tools missing from PATH, permissions, the Docker socket, GPUs, time limits. */
 export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
@@ -7,7 +11,7 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     id: 'tool-not-on-path',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /executable file not found in \$PATH|vswhere\.exe not found|Browser was not found at the configured executablePath|Flutter SDK not found|Unable to locate executable file: |is not recognized as an internal or external command|The (\S+) command could not be found\.|\bspawn (?!\S+ EACCES)\S+ ENOENT\b|Could not find (?:a )?(?:Java|JDK|Android SDK|Xcode) (?:installation|home)/,
+    linePattern: /executable file not found in \$PATH|vswhere\.exe not found|Browser was not found at the configured executablePath|Flutter SDK not found|Unable to locate executable file: |is not recognized as an internal or external command|The term '[^']+' is not recognized as (?:a|the) name of a cmdlet, function, script file, or (?:executable|operable) program|^Command not found: \S+$|The (\S+) command could not be found\.|\bspawn (?!\S+ EACCES)\S+ ENOENT\b|Could not find (?:a )?(?:Java|JDK|Android SDK|Xcode) (?:installation|home)/,
     example: { command: 'task build', lines: ['task: [build] "go": executable file not found in $PATH'] },
   },
   {
@@ -45,7 +49,7 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     type: 'Environment Error',
     tool: 'shell',
     linePattern: /^(?:##\[error\])?Process completed with exit code 127\.|^make(?:\[\d+\])?: \*\*\* \[[^\]]+\] Error 127$/,
-    yieldsTo: ['Code Formatting', 'Code Linting', 'Syntax Error', 'Runtime Error', 'Test Failure', 'Assertion Error', 'Type Checking', 'Dependency Issues', 'Package Installation Error', 'Configuration Error', 'Doc/Docstring'],
+    yieldsTo: EXPLAINED_BY_ANY_OTHER,
     example: { command: './scripts/build.sh', lines: ['##[error]Process completed with exit code 127.'] },
   },
   {
@@ -54,7 +58,7 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     type: 'Environment Error',
     tool: 'shell',
     linePattern: /^(?:##\[error\])?Process completed with exit code 126\.|^make(?:\[\d+\])?: \*\*\* \[[^\]]+\] Error 126$/,
-    yieldsTo: ['Code Formatting', 'Code Linting', 'Syntax Error', 'Runtime Error', 'Test Failure', 'Assertion Error', 'Type Checking', 'Dependency Issues', 'Package Installation Error', 'Configuration Error', 'Doc/Docstring'],
+    yieldsTo: EXPLAINED_BY_ANY_OTHER,
     example: { command: './gradlew build', lines: ['/home/runner/work/_temp/1b2c.sh: line 1: ./gradlew: Permission denied', '##[error]Process completed with exit code 126.'] },
   },
 ];

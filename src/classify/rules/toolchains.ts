@@ -3,7 +3,7 @@ import { fileLineFinding, type Rule } from './rule.js';
 /**
  * Build toolchains and what they need from the runner (issue 16, eighth pass, from tuning-half logs): parse errors
  * of javac and kotlinc, pyrefly's diagnostics, native libraries and classes a build cannot find, installers that
- * fail on their platform, and tools the runner does not have or has in the wrong version. Tried before the
+ * fail on their platform, and tools the runner has in the wrong version. Tried before the
  * ecosystem rules, so javac's parse errors are not read as its type errors.
  */
 export const TOOLCHAIN_RULES: Rule[] = [
@@ -62,13 +62,12 @@ export const TOOLCHAIN_RULES: Rule[] = [
     example: { command: 'python3 -m pip install -r requirements.txt', lines: ['error: externally-managed-environment', '', '× This environment is externally managed'] },
   },
   {
-    // A tool the job calls that the runner does not have (PowerShell's wording, Poetry's), or has in a version the
-    // project refuses; a database service the tests expect that is not running.
-    id: 'runner-tool-missing-or-old',
+    // A tool the runner has in a version the project refuses; a database service the tests expect that is not running.
+    id: 'runner-tool-version-or-service',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /The term '[^']+' is not recognized as (?:a|the) name of a cmdlet, function, script file, or (?:executable|operable) program|^Command not found: \S+$|^Node\.js v[\d.]+ is not supported by \S+|Connection to [\w.-]+:\d+ refused\. Check that the hostname and port are correct/,
-    example: { command: 'poetry run pytest', lines: ['Command not found: pytest'] },
+    linePattern: /^Node\.js v[\d.]+ is not supported by \S+|Connection to [\w.-]+:\d+ refused\. Check that the hostname and port are correct/,
+    example: { command: 'npx astro build', lines: ['Node.js v20.20.2 is not supported by Astro!'] },
   },
   {
     // The workflow's JDK is older than the release the build targets.
