@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { classifyJob, labelTypes, type Label } from '../../../src/classify/index.js';
+import { classifyJob, labelTypes, type Label, type ParsedStep } from '../../../src/classify/index.js';
 import { ERROR_TYPES, type ErrorType } from '../../../src/domain/error-types.js';
 
 /** The real-log corpus: logs committed to public repositories, labelled by hand before rules were written. */
@@ -131,7 +131,8 @@ export function score(predictions: Prediction[]): CorpusScore {
 
 /**
  * Classifies every log of a split: the whole log (failing jobs with conclusion `failure`, passing ones blind). A
- * passing job's step that printed `Process completed with exit code N` (N > 0) failed under `continue-on-error`:
+ * passing job's step that printed `Process completed with exit code N` (N > 0), or an action step whose output
+ * ends with the action's `##[error]`, failed under `continue-on-error`:
  * its labels are true of that step, and nothing in the log tells it from a failed job's, so they are reported as
  * tolerated, not as labels of the passing job; a label from any other step of a passing job is a misreading.
  */
@@ -145,7 +146,7 @@ export async function predictFull(entries: CorpusEntry[]): Promise<Prediction[]>
     }
     const result = await classifyJob({ log });
     // The step a label came from, by where its evidence is (names repeat: several `Run npm test` steps).
-    const exited = result.parsed.failedSteps.filter((step) => (step.exitCode ?? 0) > 0);
+    const exited = result.parsed.failedSteps.filter((step) => (step.exitCode ?? 0) > 0 || actionFailed(step));
     const fromExited = (label: Label): boolean =>
       label.evidence.length > 0 && label.evidence.every((e) => exited.some((step) => e.startLine >= step.startLine && e.endLine <= step.endLine));
     const tolerated = result.labels.filter(fromExited);
@@ -154,6 +155,16 @@ export async function predictFull(entries: CorpusEntry[]): Promise<Prediction[]>
   }
   return out;
 }
+
+/**
+ * An action step (`uses: owner/name@ref`, its group `Run owner/name@ref`) that failed: the action's own `##[error]` closes its output (the runner
+ * prints no exit code for it), where a problem matcher's `##[error]` lines sit among the tool's output.
+ */
+const ACTION_STEP = /^[\w.-]+\/[\w./-]+@\S+$/;
+const actionFailed = (step: ParsedStep): boolean => {
+  const last = step.errorLines[step.errorLines.length - 1];
+  return ACTION_STEP.test(step.command.split('\n')[0] ?? '') && last !== undefined && last.line >= step.endLine - 5;
+};
 
 /** Classifies the benchmark-style tail of every failing log of a split. */
 export async function predictTail(entries: CorpusEntry[]): Promise<Prediction[]> {
