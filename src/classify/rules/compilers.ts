@@ -79,7 +79,7 @@ export const COMPILER_SYNTAX_RULES: Rule[] = [
     id: 'shell-syntax-error',
     type: 'Syntax Error',
     tool: 'shell',
-    linePattern: /^(\S+): line (\d+): (syntax error(?: near unexpected token .*|: unexpected end of file.*))$|^(?:\S+: )?\d+: (?:\S+: )?Syntax error: .+ unexpected/,
+    linePattern: /^\s*(\S+): line (\d+): (syntax error(?: near unexpected token .*|: unexpected end of file.*))$|^(?:\S+: )?\d+: (?:\S+: )?Syntax error: .+ unexpected/,
     findingParser: (m) => (m[1] === undefined || m[3] === undefined ? undefined : { path: m[1], line: Number(m[2]), message: m[3] }),
     example: { command: './scripts/release.sh', lines: ["/home/runner/work/_temp/28b6.sh: line 3: syntax error near unexpected token `('"] },
   },
@@ -100,6 +100,9 @@ export const COMPILER_SYNTAX_RULES: Rule[] = [
   },
 ];
 
+/** swiftc's type and name errors (the message after `error: `), as a pattern source shared by its two output forms. */
+const SWIFT_TYPE_MESSAGE = String.raw`((?:cannot|value of type|no such module|use of unresolved|type '|missing argument|extra argument|incorrect argument|'[^']+' (?:cannot|is not|has no)|generic parameter|ambiguous|instance member|static member|no exact matches|argument type|(?:main |global )?actor-isolated |non-sendable |sending '[^']+' risks causing data races|the compiler is unable to type-check this expression).*)`;
+
 /** Name and type errors; after the toolchain rules of ecosystems.ts, which win the lines their commands print. */
 export const COMPILER_TYPE_RULES: Rule[] = [
   {
@@ -114,9 +117,19 @@ export const COMPILER_TYPE_RULES: Rule[] = [
     id: 'swift-compile-error',
     type: 'Type Checking',
     tool: 'swiftc',
-    linePattern: /^(?:❌\s+)?(\S+\.swift):(\d+):(\d+): (?:error: )?((?:cannot|value of type|no such module|use of unresolved|type '|missing argument|extra argument|incorrect argument|'[^']+' (?:cannot|is not|has no)|generic parameter|ambiguous|instance member|static member|no exact matches|argument type|(?:main |global )?actor-isolated |non-sendable |sending '[^']+' risks causing data races|the compiler is unable to type-check this expression).*)$/,
+    linePattern: new RegExp(`^(?:❌\\s+)?(\\S+\\.swift):(\\d+):(\\d+): (?:error: )?${SWIFT_TYPE_MESSAGE}$`),
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
     example: { command: 'xcodebuild build', lines: ["/w/App/Service.swift:57:24: error: cannot infer contextual base in reference to member 'shared'"] },
+  },
+  {
+    // xcbeautify's and xcpretty's GitHub Actions renderers print swiftc's errors as workflow commands; behind
+    // fastlane's prefix (stripped as a task prefix) the runner does not turn them into annotations.
+    id: 'swift-compile-error-annotation',
+    type: 'Type Checking',
+    tool: 'swiftc',
+    linePattern: new RegExp(`^::error file=(\\S+\\.swift),line=(\\d+)(?:,col=(\\d+))?::${SWIFT_TYPE_MESSAGE}$`),
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+    example: { command: 'fastlane mac build_release', lines: ["::error file=/w/App/ChatTabViewModel.swift,line=344,col=68::missing argument for parameter 'projectRoot' in call"] },
   },
   {
     id: 'msvc-error',

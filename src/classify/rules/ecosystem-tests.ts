@@ -51,6 +51,9 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     tool: 'npm',
     // ELIFECYCLE is any package script that failed (`npm run lint`, `npm test`): only an install script's failure is one.
     linePattern: /^npm (?:ERR!|error) (?:code (?:E404|ETARGET|EINTEGRITY|ENOVERSIONS|EBADENGINE|ENOENT)|404 |notarget |[\w@./-]+@\S+ (?:pre|post)?install: )|^error An unexpected error occurred: "https?:\/\/|^ERR_PNPM_(?:FETCH|NO_MATCHING_VERSION)/,
+    // `npm publish` prints the package it packed first: its E404 is the registry refusing the upload (a
+    // configuration error, actions-config.ts), not a dependency that could not be fetched.
+    disarmPattern: /^npm notice (?:total files:|=== Tarball Contents ===|Publishing to )/,
     context: { after: 2 },
     example: { command: 'npm install', lines: ['npm error code E404'] },
   },

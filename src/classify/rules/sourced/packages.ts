@@ -37,7 +37,7 @@ export const SOURCED_PACKAGE_RULES = [
   // composer: composer/composer:src/Composer/Command/RequireCommand.php
   sourced('composer-require-reverted', 'Package Installation Error', "composer", /^Installation failed, reverting \.\/composer\.json (?:and \.\/composer\.lock )?to (?:its|their) original content/, "Installation failed, reverting ./composer.json and ./composer.lock to their original content."),
   // conda: conda/conda:conda/exceptions.py (PackagesNotFoundError)
-  sourced('conda-packages-not-found', 'Package Installation Error', "conda", /^(?:PackagesNotFoundError|PackagesNotFoundInChannelsError|ResolvePackageNotFound):|The following packages are not available from current channels:/, "PackagesNotFoundError: The following packages are not available from current channels:"),
+  sourced('conda-packages-not-found', 'Package Installation Error', "conda", /^\s*(?:PackagesNotFoundError|PackagesNotFoundInChannelsError|ResolvePackageNotFound):|The following packages are (?:not available from current channels|missing from the target environment):/, "PackagesNotFoundError: The following packages are not available from current channels:"),
   // conda: conda/conda:conda/exceptions.py (CondaHTTPError)
   sourced('conda-http-error', 'Package Installation Error', "conda", /^CondaHTTPError: HTTP (?:40[0-9]|410) /, "CondaHTTPError: HTTP 404 NOT FOUND for url <https://conda.anaconda.org/foo/noarch/repodata.json>"),
   // conda: conda/conda:conda/env/pip_util.py
