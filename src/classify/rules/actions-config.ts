@@ -14,7 +14,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'actions-workflow-setup',
     type: 'Configuration Error',
     tool: 'actions',
-    linePattern: /^(?:##\[error\])?(?:Unable to resolve action `|Unable to process file command '\w+' successfully|Invalid format '|Get Pages site failed|Path does not exist: |jarsigner: unable to open jar file: |We were unable to automatically build your code)|This request has been automatically failed because it uses a deprecated version of|\$GITHUB_STEP_SUMMARY upload aborted|No file in \S+ matched to \[|failed with status: 403\b/,
+    linePattern: /^\s*(?:##\[error\]|Error: )?(?:Unable to resolve action `|Unable to process file command '\w+' successfully|Invalid format '|Get Pages site failed|Path does not exist: |jarsigner: unable to open jar file: |We were unable to automatically build your code)|This request has been automatically failed because it uses a deprecated version of|\$GITHUB_STEP_SUMMARY upload aborted|No file in \S+ matched to \[|failed with status: 403\b/,
     example: { command: 'echo "name=value" >> "$GITHUB_OUTPUT"', lines: ["##[error]Unable to process file command 'output' successfully."] },
   },
   {
@@ -88,7 +88,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'deploy-and-tool-setup',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /^Error[!:] (?:Project not found|The specified token is not valid|No existing credentials found)|denied: Permission ["']?[\w.]+["']? denied on resource|an artifact with this name already exists on the workflow run|Multiple versions of pnpm specified|^Flutter users should run `flutter pub get` instead of `pub get`|The bundle version must be higher than the previously uploaded version|Additional properties are not allowed \(|^Unrecognized VM option '|Could not find or load main class org\.gradle\.wrapper\.GradleWrapperMain|^\s+does not contain a CMakeLists\.txt file\.$|Could not locate Gemfile|^Error: Could not retrieve Project Settings\b|Failed to authenticate, have you run firebase login\?|In a non-interactive environment, it's necessary to set an? [A-Z][A-Z0-9_]+ environment variable|^\s*The (?:requested command \S+|option "--[\w-]+") does not exist\.?$|Playwright Test did not expect test\(\) to be called here/,
+    linePattern: /^Error[!:] (?:Project not found|The specified token is not valid|No existing credentials found)|denied: Permission ["']?[\w.]+["']? denied on resource|an artifact with this name already exists on the workflow run|Multiple versions of pnpm specified|^Flutter users should run `flutter pub get` instead of `pub get`|^\s*ERROR\s+packages field missing or empty$|The bundle version must be higher than the previously uploaded version|Additional properties are not allowed \(|^Unrecognized VM option '|Could not find or load main class org\.gradle\.wrapper\.GradleWrapperMain|^\s+does not contain a CMakeLists\.txt file\.$|Could not locate Gemfile|^Error: Could not retrieve Project Settings\b|Failed to authenticate, have you run firebase login\?|In a non-interactive environment, it's necessary to set an? [A-Z][A-Z0-9_]+ environment variable|^\s*The (?:requested command \S+|option "--[\w-]+") does not exist\.?$|Playwright Test did not expect test\(\) to be called here/,
     example: { command: 'npx vercel pull --yes --environment=production', lines: ['Error: Project not found ({"VERCEL_PROJECT_ID":"***","VERCEL_ORG_ID":"***"})'] },
   },
   {

@@ -41,7 +41,7 @@ export const ECOSYSTEM_QUALITY_RULES: Rule[] = [
     id: 'prettier-check',
     type: 'Code Formatting',
     tool: 'prettier',
-    linePattern: /^\[warn\] Code style issues found|^Code style issues found in/,
+    linePattern: /^\s*\[warn\] Code style issues found|^Code style issues found in/,
     example: { command: 'npx prettier --check .', lines: ['[warn] Code style issues found in the above file. Run Prettier with --write to fix.'] },
   },
   {

@@ -8,7 +8,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     id: 'build-dependency-resolution',
     type: 'Dependency Issues',
     tool: 'build',
-    linePattern: /Could not resolve dependencies for project|Could not resolve all (?:files|dependencies) for configuration|no required module provides package|missing go\.sum entry|failed to select a version for the requirement|no matching package named/,
+    linePattern: /^\s*Duplicate class \S+ found in modules? |Could not resolve dependencies for project|Could not resolve all (?:files|dependencies) for configuration|no required module provides package|missing go\.sum entry|failed to select a version for the requirement|no matching package named/,
     example: { command: 'go build ./...', lines: ['main.go:3:8: no required module provides package github.com/x/y; to add it:'] },
   },
   // TypeScript compiler: TS1xxx are syntax errors, TS5xxx config (see environment.ts), the rest type errors; ts-jest
@@ -122,6 +122,26 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     linePattern: /assertion `left == right` failed|assertion failed: |assertion `left != right` failed/,
     context: { before: 1, after: 2 },
     example: { command: 'cargo test', lines: ['assertion `left == right` failed'] },
+  },
+  {
+    // A test's thread (named after the test; a build script's is `main`) that panicked with a message other than an
+    // assertion's (unwrap on an error, an index out of range): an exception in a test, not a failed assertion.
+    id: 'cargo-test-panic',
+    type: 'Runtime Error',
+    tool: 'cargo',
+    commandPattern: CMD.cargo,
+    linePattern: /^\s*thread '(?!main')[^']+' panicked at '(?!assertion)/,
+    example: { command: 'cargo test', lines: ["\tthread 'typedarray' panicked at 'called `Result::unwrap()` on an `Err` value: ()', libcore\\result.rs:945:5"] },
+  },
+  {
+    // Go's testing package recovers a test's panic and panics again with `[recovered]`: the test crashed.
+    id: 'go-test-panic',
+    type: 'Runtime Error',
+    also: 'Test Failure',
+    tool: 'go',
+    linePattern: /^panic: .+ \[recovered(?:, repanicked)?\]$/,
+    context: { after: 1 },
+    example: { command: './scripts/test.sh', lines: ['panic: runtime error: index out of range [2] with length 1 [recovered]', '\tpanic: runtime error: index out of range [2] with length 1'] },
   },
   {
     id: 'cargo-test-failed',

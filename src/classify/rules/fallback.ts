@@ -60,6 +60,16 @@ export const FALLBACK_RULES: Rule[] = [
     fallback: true,
     example: { command: './scripts/run_tests.sh', lines: ['Failed tests:', '  - tests/test_api.py'] },
   },
+  {
+    // A pre-commit hook that rewrote files and failed for it is a fixer (trailing whitespace, end of file, a
+    // formatter), whatever its id; the hook rules of python-quality.ts name the known ones first.
+    id: 'pre-commit-files-modified',
+    type: 'Code Formatting',
+    tool: 'pre-commit',
+    linePattern: /^(?:- )?[Ff]iles were modified by this hook/,
+    fallback: true,
+    example: { command: 'pre-commit run --all-files', lines: ['Sort imports in notebooks...........................................Failed', '- hook id: nbqa-isort', '- files were modified by this hook'] },
+  },
   byCommand('exit-pre-commit', 'Code Linting', 'pre-commit', CMD.preCommit, 'pre-commit run --all-files'),
   byCommand('exit-pytest', 'Test Failure', 'pytest', CMD.pytest, 'python -m pytest', EXIT_TESTS_FAILED),
   byCommand('exit-jest', 'Test Failure', 'jest', CMD.jest, 'npm test'),

@@ -6,6 +6,25 @@ import type { Rule } from './rule.js';
  */
 export const TEST_RUNNER_RULES: Rule[] = [
   {
+    // Playwright's web-first assertions wait, then fail as a time-out (`Timed out 5000ms waiting for
+    // expect(locator).toBeVisible()`, and the call log's `- expect.toBeVisible with timeout 5000ms`).
+    id: 'playwright-expect-timeout',
+    type: 'Assertion Error',
+    also: 'Test Failure',
+    tool: 'playwright',
+    linePattern: /^\s*(?:Error: )?Timed out \d+ms waiting for expect\(|^\s+- expect\.(?:not\.)?to\w+ with timeout \d+ms$/,
+    context: { after: 3 },
+    example: { command: 'pnpm exec playwright test', lines: ['    Error: Timed out 90000ms waiting for expect(locator).toBeVisible()', "    Locator: locator('main').first()", '    Expected: visible'] },
+  },
+  {
+    // Playwright's list and line reporters number the tests that failed: `  1) [chromium] › tests/a.spec.ts:3:1 › title`.
+    id: 'playwright-failed-test',
+    type: 'Test Failure',
+    tool: 'playwright',
+    linePattern: /^\s*\d+\) \[[^\]]+\] › \S+:\d+:\d+ › /,
+    example: { command: 'pnpm exec playwright test', lines: ['  3) [chromium] › tests/chromatic/sites.test.ts:34:1 › docs page ───────────'] },
+  },
+  {
     // chai's message form (vitest, mocha): only a test's assertion prints it, so a test failed too.
     id: 'chai-assertion',
     type: 'Assertion Error',
@@ -151,7 +170,9 @@ export const TEST_RUNNER_RULES: Rule[] = [
     id: 'native-crash',
     type: 'Runtime Error',
     tool: 'runtime',
-    linePattern: /Segmentation fault|\(core dumped\)|^Fatal Python error: |^(?:##\[error\])?Process completed with exit code 13[49]\.|SIGSEGV|SIGABRT|^Abort trap|^terminate called after throwing an instance of/,
+    // Node aborts (and dumps core) when its heap runs out: that is the runner's memory, an Environment Error.
+    disarmPattern: /JavaScript heap out of memory|Reached heap limit Allocation failed/,
+    linePattern: /Segmentation fault|\(core dumped\)|\*\*\*Exception: SegFault|\(SEGFAULT\)$|^Fatal Python error: |^(?:##\[error\])?Process completed with exit code 13[49]\.|SIGSEGV|SIGABRT|^Abort trap|^terminate called after throwing an instance of/,
     context: { before: 2 },
     example: { command: 'python -m pytest', lines: ['Fatal Python error: Segmentation fault'] },
   },
