@@ -74,10 +74,10 @@ function train(samples: readonly Sample[]): Model {
 
 function predict(model: Model, s: Sample): ErrorType[] {
   const row = [...s.words].flatMap((w) => model.index.get(w) ?? []);
-  return ERROR_TYPES.filter((_, k) => {
-    const w = model.weights[k] as Float64Array;
+  return model.weights.flatMap((w, k) => {
     const z = row.reduce((sum, j) => sum + (w[j] ?? 0), w[model.index.size] ?? 0);
-    return 1 / (1 + Math.exp(-z)) >= THRESHOLD;
+    const type = ERROR_TYPES[k];
+    return type !== undefined && 1 / (1 + Math.exp(-z)) >= THRESHOLD ? [type] : [];
   });
 }
 

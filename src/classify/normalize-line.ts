@@ -1,5 +1,5 @@
 /** A CSI/OSC escape sequence (colours, cursor moves, hyperlinks). */
-const ANSI = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+const ANSI = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|[\]_P^X][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
 const CARET_ANSI = /\^\[\[[0-9;]*m/g;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z(?: |$)/;
 /**

@@ -14,7 +14,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'actions-workflow-setup',
     type: 'Configuration Error',
     tool: 'actions',
-    linePattern: /^\s*(?:##\[error\]|Error: )?(?:Unable to resolve action `|Unable to process file command '\w+' successfully|Invalid format '|Get Pages site failed|Path does not exist: |jarsigner: unable to open jar file: |We were unable to automatically build your code)|This request has been automatically failed because it uses a deprecated version of|\$GITHUB_STEP_SUMMARY upload aborted|No file in \S+ matched to \[|failed with status: 403\b/,
+    linePattern: /^(?:##\[error\])?(?:Unable to resolve action `|Unable to process file command '\w+' successfully|Invalid format '|Get Pages site failed|Path does not exist: |jarsigner: unable to open jar file: )|This request has been automatically failed because it uses a deprecated version of|\$GITHUB_STEP_SUMMARY upload aborted|No file in \S+ matched to \[|failed with status: 403\b|^\s*(?:Error: )?We were unable to automatically build your code/,
     example: { command: 'echo "name=value" >> "$GITHUB_OUTPUT"', lines: ["##[error]Unable to process file command 'output' successfully."] },
   },
   {
@@ -99,7 +99,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'publish-deploy-credentials',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /^npm (?:ERR!|error) code ENEEDAUTH$|^npm (?:ERR!|error) need auth This command requires you to be logged in|is not authorized to perform: [\w-]+:\w+|You are not authorized to perform this operation\.|^npm (?:ERR!|error) 40[34] (?:Not Found|Forbidden)[^-]*- PUT https?:\/\/|Authentication credentials are missing or invalid\.|^Permission denied, please try again\.$/,
+    linePattern: /^npm (?:ERR!|error) code ENEEDAUTH$|^npm (?:ERR!|error) need auth This command requires you to be logged in|is not authorized to perform: [\w-]+:\w+|You are not authorized to perform this operation\.|^npm (?:ERR!|error) 40[34] (?:40[34] )?(?:Not Found|Forbidden)[^-]*- PUT https?:\/\/|Authentication credentials are missing or invalid\.|^Permission denied, please try again\.$/,
     example: { command: 'npm publish', lines: ['npm error code ENEEDAUTH', 'npm error need auth This command requires you to be logged in to https://registry.npmjs.org/'] },
   },
   {

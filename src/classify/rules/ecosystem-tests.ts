@@ -124,14 +124,27 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     example: { command: 'cargo test', lines: ['assertion `left == right` failed'] },
   },
   {
-    // A test's thread (named after the test; a build script's is `main`) that panicked with a message other than an
-    // assertion's (unwrap on an error, an index out of range): an exception in a test, not a failed assertion.
+    // A test's thread (named after the test; a build script's or binary's is `main`, which node-uncaught reads) that
+    // panicked with a message other than an assertion's: an exception in a test, not a failed assertion. Before Rust
+    // 1.73 the message follows on the same line (`panicked at 'called `Result::unwrap()` …', src/x.rs:3:5`).
     id: 'cargo-test-panic',
     type: 'Runtime Error',
     tool: 'cargo',
     commandPattern: CMD.cargo,
     linePattern: /^\s*thread '(?!main')[^']+' panicked at '(?!assertion)/,
     example: { command: 'cargo test', lines: ["\tthread 'typedarray' panicked at 'called `Result::unwrap()` on an `Err` value: ()', libcore\\result.rs:945:5"] },
+  },
+  {
+    // Since Rust 1.73 the message is on the next line (`thread 't' panicked at src/x.rs:3:5:`): the panics of unwrap,
+    // indexing and arithmetic.
+    id: 'cargo-test-panic-message',
+    type: 'Runtime Error',
+    tool: 'cargo',
+    commandPattern: CMD.cargo,
+    previousPattern: /^\s*thread '(?!main')[^']+' panicked at \S+:\d+:\d+:$/,
+    linePattern: /^called `(?:Result|Option)::unwrap\(\)` on an? `(?:Err|None)` value|^index out of bounds: |^attempt to (?:add|subtract|multiply|divide|negate|shift left|shift right) with overflow/,
+    context: { before: 1 },
+    example: { command: 'cargo test', lines: ["thread 'tests::parses' panicked at src/lib.rs:10:5:", 'called `Result::unwrap()` on an `Err` value: ParseError'] },
   },
   {
     // Go's testing package recovers a test's panic and panics again with `[recovered]`: the test crashed.

@@ -1,4 +1,11 @@
+import { ERROR_TYPES, type ErrorType } from '../../domain/error-types.js';
 import type { Rule } from './rule.js';
+
+/**
+ * Playwright prints a flaky test (failed, then passed on a retry) as it prints a failed one: when the step says
+ * something else failed, its headers and time-outs yield to that.
+ */
+const FLAKY_MAY_EXPLAIN: ErrorType[] = ERROR_TYPES.filter((type) => type !== 'Test Failure' && type !== 'Assertion Error');
 
 /**
  * Test runners recognised by their own summaries, so they count whatever command ran them: vitest, Playwright,
@@ -12,16 +19,19 @@ export const TEST_RUNNER_RULES: Rule[] = [
     type: 'Assertion Error',
     also: 'Test Failure',
     tool: 'playwright',
+    yieldsTo: FLAKY_MAY_EXPLAIN,
     linePattern: /^\s*(?:Error: )?Timed out \d+ms waiting for expect\(|^\s+- expect\.(?:not\.)?to\w+ with timeout \d+ms$/,
     context: { after: 3 },
     example: { command: 'pnpm exec playwright test', lines: ['    Error: Timed out 90000ms waiting for expect(locator).toBeVisible()', "    Locator: locator('main').first()", '    Expected: visible'] },
   },
   {
-    // Playwright's list and line reporters number the tests that failed: `  1) [chromium] › tests/a.spec.ts:3:1 › title`.
+    // Playwright's list and line reporters number the tests that failed: `  1) [chromium] › tests/a.spec.ts:3:1 › title`
+    // (without projects, `  1) tests/a.spec.ts:3:1 › title`).
     id: 'playwright-failed-test',
     type: 'Test Failure',
     tool: 'playwright',
-    linePattern: /^\s*\d+\) \[[^\]]+\] › \S+:\d+:\d+ › /,
+    yieldsTo: FLAKY_MAY_EXPLAIN,
+    linePattern: /^\s*\d+\) (?:\[[^\]]+\] › \S+:\d+:\d+|\S+\.(?:spec|test)\.[cm]?[jt]sx?:\d+:\d+) › /,
     example: { command: 'pnpm exec playwright test', lines: ['  3) [chromium] › tests/chromatic/sites.test.ts:34:1 › docs page ───────────'] },
   },
   {
@@ -170,7 +180,8 @@ export const TEST_RUNNER_RULES: Rule[] = [
     id: 'native-crash',
     type: 'Runtime Error',
     tool: 'runtime',
-    // Node aborts (and dumps core) when its heap runs out: that is the runner's memory, an Environment Error.
+    // Node aborts (and dumps core) when its heap runs out: that is the runner's memory, an Environment Error. The
+    // disarm holds for the rest of the step, so a later crash in the same step goes unlabelled (rare, accepted).
     disarmPattern: /JavaScript heap out of memory|Reached heap limit Allocation failed/,
     linePattern: /Segmentation fault|\(core dumped\)|\*\*\*Exception: SegFault|\(SEGFAULT\)$|^Fatal Python error: |^(?:##\[error\])?Process completed with exit code 13[49]\.|SIGSEGV|SIGABRT|^Abort trap|^terminate called after throwing an instance of/,
     context: { before: 2 },

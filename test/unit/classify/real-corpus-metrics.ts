@@ -157,8 +157,12 @@ export async function predictFull(entries: CorpusEntry[]): Promise<Prediction[]>
 }
 
 /**
- * An action step (`uses: owner/name@ref`, its group `Run owner/name@ref`) that failed: the action's own `##[error]` closes its output (the runner
- * prints no exit code for it), where a problem matcher's `##[error]` lines sit among the tool's output.
+ * An action step (`uses: owner/name@ref`, its group `Run owner/name@ref`) that failed: the action's own `##[error]`
+ * closes its output (the runner prints no exit code for it), where a problem matcher's `##[error]` lines sit among
+ * the tool's output. The message may run over a few more lines (download-artifact adds two lines of help), so the
+ * last `##[error]` counts within the step's last five lines. An action that reports an error without failing
+ * (`core.error`) and prints nothing after it looks the same: the test prints every tolerated step, for a reader to
+ * check.
  */
 const ACTION_STEP = /^[\w.-]+\/[\w./-]+@\S+$/;
 const actionFailed = (step: ParsedStep): boolean => {

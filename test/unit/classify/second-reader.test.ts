@@ -33,6 +33,7 @@ function agreement(want: (r: SecondReading) => ErrorType[], got: (r: SecondReadi
 
 describe('second reading of the real-log corpus', () => {
   it('covers 50 failing logs of each half, labelled with the 12 types', () => {
+    expect(readings).toHaveLength(100);
     expect(new Set(readings.map((r) => r.file)).size).toBe(100);
     for (const r of readings) {
       const entry = entryOf(r.file);
@@ -43,7 +44,7 @@ describe('second reading of the real-log corpus', () => {
     expect(readings.filter((r) => entryOf(r.file).split === 'tuning')).toHaveLength(50);
   });
 
-  it('agrees with the corpus labels above the accuracy the issue asks of the classifier', async () => {
+  it('prints agreement; the two readings agree above the accuracy the issue asks of the classifier', async () => {
     const classified = new Map<string, ErrorType[]>();
     for (const r of readings) {
       classified.set(r.file, labelTypes(await classifyJob({ log: readCorpusLog(entryOf(r.file)), jobConclusion: 'failure' })));

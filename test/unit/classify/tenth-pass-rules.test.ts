@@ -48,6 +48,7 @@ describe('tenth pass: rules from real logs', () => {
   });
 
   it('HTTP codes with zeros in them are not a missing response', async () => {
-    expect(await tailTypes(['Response: HTTP 200', 'HTTP 0001.5 protocol', 'Error: assertion failed'])).toEqual([]);
+    expect(await tailTypes(['Response: HTTP 200', 'HTTP 404 after 1000 ms', 'Error: assertion failed'])).toEqual([]);
+    expect(await tailTypes(['Deployment check failed with HTTP 000.'])).toEqual(['Environment Error']);
   });
 });
