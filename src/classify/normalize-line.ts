@@ -1,5 +1,6 @@
-/** A CSI/OSC escape sequence (colours, cursor moves, hyperlinks). */
+/** An escape sequence: CSI, OSC, APC, DCS (colours, cursor moves, hyperlinks, Buildkite's timestamps). */
 const ANSI = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|[\]_P^X][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
+const WEB_VIEW_LINK = /\[(\d+)\]\(https:\/\/github\.com\/[^)\s]*#step:\d+:\d+\)/g;
 const CARET_ANSI = /\^\[\[[0-9;]*m/g;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z(?: |$)/;
 /**
@@ -52,6 +53,8 @@ export function normalizeLine(raw: string): NormalizedLine {
   if (text.includes('\x1b')) text = text.replace(ANSI, '');
   // Logs saved through a pager or an editor show the escape character in caret notation (`^[[33m`).
   if (text.includes('^[[')) text = text.replace(CARET_ANSI, '');
+  // A log copied from GitHub's web view keeps its links to log lines: `TS230[7](https://github.com/o/r/actions/runs/1/job/2#step:6:8)`.
+  if (text.includes('](https://github.com/')) text = text.replace(WEB_VIEW_LINK, '$1');
   const first = text.charCodeAt(0);
   if (first === 35 || (first >= 48 && first <= 57)) {
     const m = BUILDKIT.exec(text);

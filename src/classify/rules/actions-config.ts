@@ -77,7 +77,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'missing-secret-or-variable',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /(?:environment variable|env var|secret|variable) \S+ (?:is not set|is missing|is required|not set)|\b(?:Error|ERROR|error)\b.{0,40}\b[A-Z][A-Z0-9_]{3,60} (?:is not set|is required|is missing)\b|Required secrets are missing|No \w+ credentials found|Missing required (?:environment variables?|secrets?)|Perhaps an environment variable has not been set\?|Your project's URL and (?:API )?[Kk]ey are required|\bsecrets? provided to the environment (?:are|is) (?:invalid|incomplete|missing)/,
+    linePattern: /(?:environment variable|env var|secret|variable) \S+ (?:is not set|is missing|is required|not set)|\b(?:Error|ERROR|error)\b.{0,40}\b[A-Z][A-Z0-9_]{3,60} (?:is not set|is required|is missing)\b|Required secrets are missing|No \w+ credentials found|Missing required (?:environment variables?|secrets?)|No valid credential sources found|Perhaps an environment variable has not been set\?|Your project's URL and (?:API )?[Kk]ey are required|\bsecrets? provided to the environment (?:are|is) (?:invalid|incomplete|missing)/,
     example: { command: 'node scripts/deploy.mjs', lines: ['Error: environment variable DATABASE_URL is not set'] },
   },
   {
@@ -88,7 +88,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'deploy-and-tool-setup',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /^Error[!:] (?:Project not found|The specified token is not valid|No existing credentials found)|denied: Permission ["']?[\w.]+["']? denied on resource|an artifact with this name already exists on the workflow run|Multiple versions of pnpm specified|^Flutter users should run `flutter pub get` instead of `pub get`|^\s*ERROR\s+packages field missing or empty$|The bundle version must be higher than the previously uploaded version|Additional properties are not allowed \(|^Unrecognized VM option '|Could not find or load main class org\.gradle\.wrapper\.GradleWrapperMain|^\s+does not contain a CMakeLists\.txt file\.$|Could not locate Gemfile|^Error: Could not retrieve Project Settings\b|Failed to authenticate, have you run firebase login\?|In a non-interactive environment, it's necessary to set an? [A-Z][A-Z0-9_]+ environment variable|^\s*The (?:requested command \S+|option "--[\w-]+") does not exist\.?$|Playwright Test did not expect test\(\) to be called here/,
+    linePattern: /^Error[!:] (?:Project not found|The specified token is not valid|No existing credentials found)|denied: Permission ["']?[\w.]+["']? denied on resource|an artifact with this name already exists on the workflow run|Multiple versions of pnpm specified|^Flutter users should run `flutter pub get` instead of `pub get`|^go: download go\S+ for \S+: toolchain not available$|^\s*ERROR\s+packages field missing or empty$|The bundle version must be higher than the previously uploaded version|Additional properties are not allowed \(|^Unrecognized VM option '|Could not find or load main class org\.gradle\.wrapper\.GradleWrapperMain|^\s+does not contain a CMakeLists\.txt file\.$|Could not locate Gemfile|^Error: Could not retrieve Project Settings\b|Failed to authenticate, have you run firebase login\?|In a non-interactive environment, it's necessary to set an? [A-Z][A-Z0-9_]+ environment variable|^\s*The (?:requested command \S+|option "--[\w-]+") does not exist\.?$|Playwright Test did not expect test\(\) to be called here/,
     example: { command: 'npx vercel pull --yes --environment=production', lines: ['Error: Project not found ({"VERCEL_PROJECT_ID":"***","VERCEL_ORG_ID":"***"})'] },
   },
   {
@@ -99,7 +99,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'publish-deploy-credentials',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /^npm (?:ERR!|error) code ENEEDAUTH$|^npm (?:ERR!|error) need auth This command requires you to be logged in|is not authorized to perform: [\w-]+:\w+|You are not authorized to perform this operation\.|^npm (?:ERR!|error) 40[34] (?:40[34] )?(?:Not Found|Forbidden)[^-]*- PUT https?:\/\/|Authentication credentials are missing or invalid\.|^Permission denied, please try again\.$/,
+    linePattern: /^npm (?:ERR!|error) code ENEEDAUTH$|^npm (?:ERR!|error) need auth This command requires you to be logged in|is not authorized to perform: [\w-]+:\w+|You are not authorized to perform this operation\.|^npm (?:ERR!|error) 40[34] (?:40[34] )?(?:Not Found|Forbidden)[^-]*- PUT https?:\/\/|Authentication credentials are missing or invalid\.|failed to push \S+: .{0,400}\b(?:401 Unauthorized|403 Forbidden)|^Permission denied, please try again\.$/,
     example: { command: 'npm publish', lines: ['npm error code ENEEDAUTH', 'npm error need auth This command requires you to be logged in to https://registry.npmjs.org/'] },
   },
   {

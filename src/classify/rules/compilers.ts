@@ -135,7 +135,7 @@ export const COMPILER_TYPE_RULES: Rule[] = [
     id: 'msvc-error',
     type: 'Type Checking',
     tool: 'msvc',
-    linePattern: /^(\S.*?\.(?:c|cc|cpp|cxx|h|hpp))\((\d+)(?:,(\d+))?\): (?:fatal )?error:? (?:(C\d{4}): )?(.*?)(?: \[\S+\])?$/,
+    linePattern: /^(\S.*?\.(?:c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|h\+\+))\((\d+)(?:,(\d+))?\): (?:fatal )?error:? (?:(C\d{4}): )?(.*?)(?: \[\S+\])?$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
     example: { command: 'cmake --build build --config Release', lines: ["D:\\a\\app\\src\\core\\Scene.h(154): error C2039: 'each': is not a member of 'registry'"] },
   },

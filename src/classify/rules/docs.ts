@@ -33,4 +33,12 @@ export const DOC_RULES: Rule[] = [
     linePattern: /^\s*ERROR: \d+ dead links? found!|^\s*\[✖\] https?:\/\/\S+ → Status: [45]\d\d|^\(\s*\S+: line\s+\d+\) broken\s+https?:|^🚫 \d+ errors? \(Errors? in \d+ files?\)|^Issues found in \d+ inputs?\. Find details below\.|^(?:\S+ )?\[(?:[45]\d\d|ERR|TIMEOUT)\] https?:\/\/\S+ \| (?:Failed|Network error|Timeout)|^For the [\w >]+ check, the following failures were found:|^HTML-Proofer found \d+ failures?!/,
     example: { command: 'npx markdown-link-check README.md', lines: ['ERROR: 2 dead links found!'] },
   },
+  {
+    // Sphinx cannot import an extension conf.py names: the docs environment lacks its package.
+    id: 'sphinx-extension-missing',
+    type: 'Dependency Issues',
+    tool: 'sphinx',
+    linePattern: /Could not import extension \S+ \(exception: No module named /,
+    example: { command: 'sphinx-build -W docs docs/_build', lines: ['Extension error:', 'Could not import extension sphinxarg.ext (exception: No module named sphinxarg.ext)'] },
+  },
 ];

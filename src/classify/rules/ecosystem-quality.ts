@@ -147,4 +147,12 @@ export const ECOSYSTEM_QUALITY_RULES: Rule[] = [
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
     example: { command: 'make', lines: ["src/a.c:4:12: error: incompatible types when returning type 'char *' but 'int' was expected"] },
   },
+  {
+    // chart-testing (`ct lint`): yamllint and helm lint findings on charts.
+    id: 'chart-testing-lint',
+    type: 'Code Linting',
+    tool: 'ct',
+    linePattern: /^(?:Error: )?Error linting charts: /,
+    example: { command: 'ct lint --target-branch main', lines: [" ✖︎ chart-1 => (version: \"0.0.0\", path: \"charts/chart-1\") > Chart doesn't have maintainers", 'Error: Error linting charts: Error processing charts'] },
+  },
 ];

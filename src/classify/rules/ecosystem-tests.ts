@@ -8,7 +8,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     id: 'build-dependency-resolution',
     type: 'Dependency Issues',
     tool: 'build',
-    linePattern: /^\s*Duplicate class \S+ found in modules? |Could not resolve dependencies for project|Could not resolve all (?:files|dependencies) for configuration|no required module provides package|missing go\.sum entry|failed to select a version for the requirement|no matching package named/,
+    linePattern: /^\s*Duplicate class \S+ found in modules? |but the target was not found\.  Possible reasons include:|Could not resolve dependencies for project|Could not resolve all (?:files|dependencies) for configuration|no required module provides package|missing go\.sum entry|failed to select a version for the requirement|no matching package named/,
     example: { command: 'go build ./...', lines: ['main.go:3:8: no required module provides package github.com/x/y; to add it:'] },
   },
   // TypeScript compiler: TS1xxx are syntax errors, TS5xxx config (see environment.ts), the rest type errors; ts-jest

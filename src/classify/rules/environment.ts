@@ -12,7 +12,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'runner-oom-exit-137',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /^(?:##\[error\])?Process completed with exit code 137\.|^Killed$|(?:^|\D)\d+ Killed\s|Out of memory: Killed process|JavaScript heap out of memory|^MemoryError\b/,
+    linePattern: /^(?:##\[error\])?Process completed with exit code 137\.|^Killed$|(?:^|\D)\d+ Killed\s|Out of memory: Killed process|JavaScript heap out of memory|JVM garbage collector is thrashing|^MemoryError\b/,
     context: { before: 2 },
     example: { command: 'python train.py', lines: ['##[error]Process completed with exit code 137.'] },
   },
@@ -50,7 +50,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     type: 'Environment Error',
     tool: 'network',
     yieldsTo: NETWORK_YIELDS,
-    linePattern: /Connection refused|Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|Connection timed out|Failed to establish a new connection|ConnectTimeoutError|\bConnect Timeout Error\b|ReadTimeoutError|\bECONNRESET\b|HttpClient\.Timeout of \d+ seconds elapsing|^warning: spurious network error|\bcurl: \((?:6|7|28|35|52|56)\) |There appears to be trouble with your network connection|\(HTTP 0{3,}\)|\bHTTP (?:status |code )?0{3,}(?!\d|\.\d)|\bECONNREFUSED\b|\bETIMEDOUT\b|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|Failed to connect to \S+ port|API rate limit exceeded|\b50[234] (?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b|kex_exchange_identification: |^Connection closed by (?:remote host|\S+ port \d+)$|\/ssh\] exited with return code \[255\]/,
+    linePattern: /Connection refused|Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|Connection timed out|Failed to establish a new connection|ConnectTimeoutError|\bConnect Timeout Error\b|ReadTimeoutError|\bECONNRESET\b|HttpClient\.Timeout of \d+ seconds elapsing|^warning: spurious network error|\bcurl: \((?:6|7|28|35|52|56)\) |There appears to be trouble with your network connection|^Request timeout: \/|Failed to download version \S+: Error: Unexpected HTTP response: (?:403|5\d\d)\b|\(HTTP 0{3,}\)|\bHTTP (?:status |code )?0{3,}(?!\d|\.\d)|\bECONNREFUSED\b|\bETIMEDOUT\b|\bEAI_AGAIN\b|getaddrinfo ENOTFOUND|Failed to connect to \S+ port|API rate limit exceeded|\b50[234] (?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b|kex_exchange_identification: |^Connection closed by (?:remote host|\S+ port \d+)$|\/ssh\] exited with return code \[255\]/,
     example: { command: 'pip install requests', lines: ["WARNING: Retrying (Retry(total=4)) after connection broken by 'NewConnectionError(': Failed to establish a new connection: [Errno 111] Connection refused')'"] },
   },
   {

@@ -11,14 +11,14 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     id: 'tool-not-on-path',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /executable file not found in \$PATH|vswhere\.exe not found|Browser was not found at the configured executablePath|Flutter SDK not found|Unable to locate executable file: |is not recognized as an internal or external command|The term '[^']+' is not recognized as (?:a|the) name of a cmdlet, function, script file, or (?:executable|operable) program|^Command not found: \S+$|The (\S+) command could not be found\.|\bspawn (?!\S+ EACCES)\S+ ENOENT\b|Could not find (?:a )?(?:Java|JDK|Android SDK|Xcode) (?:installation|home)/,
+    linePattern: /executable file not found in \$PATH|vswhere\.exe not found|Browser was not found at the configured executablePath|Flutter SDK not found|Unable to locate executable file: |is not recognized as an internal or external command|The term '[^']+' is not recognized as (?:a|the) name of a cmdlet, function, script file, or (?:executable|operable) program|^Command not found: \S+$|The (\S+) command could not be found\.|\bspawn (?!\S+ EACCES)\S+ ENOENT\b|Could not find (?:a )?(?:Java|JDK|Android SDK|Xcode) (?:installation|home)|browserType\.launch: Executable doesn't exist at |The program '[^']+' is required but it could not be(?: found)?$/,
     example: { command: 'task build', lines: ['task: [build] "go": executable file not found in $PATH'] },
   },
   {
     id: 'runner-permissions',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /^(?:\S+: )?(?:line \d+: )?(?:sh: \d+: )?\S+: Permission denied$|permission denied while trying to connect to the Docker daemon socket|Got permission denied while trying to connect to the Docker daemon|EACCES: permission denied|^PermissionError: \[Errno 13\] Permission denied: |^fatal: could not create (?:work tree dir|leading directories of) '[^']+': Permission denied$/,
+    linePattern: /^(?:\S+: )?(?:line \d+: )?(?:sh: \d+: )?\S+: Permission denied$|permission denied while trying to connect to the Docker daemon socket|Got permission denied while trying to connect to the Docker daemon|EACCES: permission denied|^PermissionError: \[Errno 13\] Permission denied: |^fatal: could not create (?:work tree dir|leading directories of) '[^']+': Permission denied$|unable to append to '[^']+': Permission denied$/,
     example: { command: 'npm run tauri build', lines: ['sh: 1: tauri: Permission denied'] },
   },
   {
@@ -60,5 +60,13 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     linePattern: /^(?:##\[error\])?Process completed with exit code 126\.|^make(?:\[\d+\])?: \*\*\* \[[^\]]+\] Error 126$/,
     yieldsTo: EXPLAINED_BY_ANY_OTHER,
     example: { command: './gradlew build', lines: ['/home/runner/work/_temp/1b2c.sh: line 1: ./gradlew: Permission denied', '##[error]Process completed with exit code 126.'] },
+  },
+  {
+    // actions/cache with `fail-on-cache-miss`: the entry a previous job saved could not be restored.
+    id: 'cache-miss-required',
+    type: 'Environment Error',
+    tool: 'actions/cache',
+    linePattern: /Failed to restore cache entry\. Exiting as fail-on-cache-miss is set\./,
+    example: { command: 'actions/cache@v5', lines: ['##[error]Failed to restore cache entry. Exiting as fail-on-cache-miss is set. Input key: build-22.12.0-a4e610e5'] },
   },
 ];

@@ -35,6 +35,34 @@ export const TEST_RUNNER_RULES: Rule[] = [
     example: { command: 'pnpm exec playwright test', lines: ['  3) [chromium] › tests/chromatic/sites.test.ts:34:1 › docs page ───────────'] },
   },
   {
+    // Groovy's power assertion (Spock, Maven invoker's verify.groovy): `Assertion failed:`, then the expression.
+    id: 'groovy-power-assert',
+    type: 'Assertion Error',
+    also: 'Test Failure',
+    tool: 'groovy',
+    previousPattern: /^Assertion failed: ?$/,
+    linePattern: /^assert \S/,
+    context: { after: 3 },
+    example: { command: 'mvn -B verify', lines: ['Assertion failed: ', 'assert log.contains(it)', '       |   |        |', "       |   false    '6th Fibonacci number is 8'"] },
+  },
+  {
+    // mocha's failure list names a hook that threw: the tests under it did not run.
+    id: 'mocha-hook-failed',
+    type: 'Test Failure',
+    tool: 'mocha',
+    linePattern: /^\s*\d+\) "(?:before|after) (?:all|each)" hook(?: for "[^"]*")? in /,
+    example: { command: 'npm run test:e2e', lines: ['  1) "before all" hook in "{root}":', "     browserType.launch: Executable doesn't exist at /home/runner/.cache/ms-playwright/chromium-1045/chrome-linux/chrome"] },
+  },
+  {
+    // xUnit names the exception a test threw on the line after `[FAIL]` (its own assertions are Xunit.Sdk's).
+    id: 'xunit-test-exception',
+    type: 'Runtime Error',
+    also: 'Test Failure',
+    tool: 'xunit',
+    linePattern: /^\[xUnit\.net [\d:.]+\]\s+(?!Xunit\.Sdk\.)(?:\w+\.)+\w*Exception : /,
+    example: { command: 'dotnet test', lines: ['[xUnit.net 00:00:05.82]     Tests.ProgramTests.Converts [FAIL]', "[xUnit.net 00:00:05.82]       System.ArgumentOutOfRangeException : Index was out of range. (Parameter 'chunkLength')"] },
+  },
+  {
     // chai's message form (vitest, mocha): only a test's assertion prints it, so a test failed too.
     id: 'chai-assertion',
     type: 'Assertion Error',
@@ -132,6 +160,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
   {
     id: 'xunit-assertion',
     type: 'Assertion Error',
+    also: 'Test Failure',
     tool: 'xunit',
     linePattern: /Failed asserting that |XCTAssert\w* failed|^\s*Assert\.\w+ failed\. |Assertion with [=!<>]+ failed|^\s*Assert\.\w+\(\) Failure|^\s*Expected: .*\bBut was: /,
     context: { before: 1, after: 2 },

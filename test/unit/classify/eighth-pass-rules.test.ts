@@ -51,7 +51,7 @@ describe('eighth pass: rules from real logs', () => {
     ['a cloud role without the permission', ['[Error at /Stack-dev-VectorDB] You are not authorized to perform this operation. User: arn:aws:sts::1:assumed-role/Deploy/GitHubActions is not authorized to perform: iam:CreateRole'], ['Configuration Error']],
     ['vstest without the test assembly', ['The test source file "D:\\a\\app\\App.Tests\\bin\\Release\\App.Tests.dll" provided was not found.'], ['Configuration Error']],
     ["a Pages artifact's folder that was not built", ['tar: out: Cannot open: No such file or directory', 'tar: Error is not recoverable: exiting now'], ['Configuration Error']],
-    ['MSTest assertions', ['  Failed Crud_Update [120 ms]', '  Error Message:', '   Assert.AreEqual failed. Expected:<First>. Actual:<Second>.'], ['Assertion Error']],
+    ['MSTest assertions', ['  Failed Crud_Update [120 ms]', '  Error Message:', '   Assert.AreEqual failed. Expected:<First>. Actual:<Second>.'], ['Assertion Error', 'Test Failure']],
     ['a PostCSS plugin that is not installed', ["Error: Loading PostCSS Plugin failed: Cannot find module 'tailwindcss'"], ['Dependency Issues']],
     ["vitest's serialized properties of an error a test threw", ['DatabaseError: Failed to open table "chunks"', ' ❯ src/__tests__/e2e/cache.e2e.test.ts:23:5', '⎯⎯⎯⎯⎯⎯⎯⎯⎯⎯', "Serialized Error: { code: 'DATABASE_OPEN_TABLE_FAILED', context: { operation: 'open_table' } }"], ['Runtime Error', 'Test Failure']],
     ['swiftc giving up on an expression', ['/w/Sources/App/Views/DebugConsoleView.swift:17:25: error: the compiler is unable to type-check this expression in reasonable time; try breaking up the expression into distinct sub-expressions'], ['Type Checking']],
