@@ -3,7 +3,7 @@ import type { ParsedStep } from './types.js';
 // Which steps of a parsed log failed, where the log's own markers leave it open.
 
 /** The runner's own closing steps: never the one that failed. */
-const CLEANUP_TITLES = new Set(['Post job cleanup', 'Complete job']);
+export const CLEANUP_TITLES: ReadonlySet<string> = new Set(['Post job cleanup', 'Complete job']);
 
 /** A problem matcher's annotation names a file and line (`tsconfig.json(1,84): error TS5107: …`, `a.ts:3:1 …`). */
 const ANNOTATION = /^\S+?(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?)[: ]/;
@@ -25,7 +25,8 @@ export function clearAnnotatedSteps(steps: ParsedStep[], shellSteps: ReadonlySet
 /**
  * The job failed but no step says so (a tail cut from a log, output pasted without markers): the step that failed
  * is the last one whose output a rule recognised, else the last one before the job's clean-up. Only steps the
- * rules read speculatively (structure-less logs) can be chosen.
+ * rules read speculatively can be chosen: every step of a structure-less log, and the last step of a structured
+ * log cut before any step said it failed (a quote that stops inside the failing step).
  */
 export function inferFailingStep(steps: ParsedStep[]): void {
   const candidates = steps.filter((x) => x.speculative === true);

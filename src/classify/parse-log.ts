@@ -1,5 +1,5 @@
 import { detach } from './detach.js';
-import { clearAnnotatedSteps, inferFailingStep } from './failing-steps.js';
+import { CLEANUP_TITLES, clearAnnotatedSteps, inferFailingStep } from './failing-steps.js';
 import { mapSteps } from './map-steps.js';
 import { ghColumns, skipBom, stampLength } from './line-prefix.js';
 import { normalizeLine } from './normalize-line.js';
@@ -57,9 +57,11 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
 
   /** `run:` steps (their header names a `shell:`): one that fails ends with `Process completed with exit code N.` */
   const shellSteps = new Set<ParsedStep>();
-  const finish = (): void => {
+  const finish = (last = false): void => {
     if (step.lineCount === 0) return;
-    const done = finishStep(step, steps.length, rules, opts.keepTailLines ?? 0, speculate && !structured);
+    // A failed job's structured log that ends before any step said it failed was cut inside the failing step.
+    const cut = last && structured && !step.hasError && !CLEANUP_TITLES.has(step.title) && !steps.some((x) => x.failed);
+    const done = finishStep(step, steps.length, rules, opts.keepTailLines ?? 0, speculate && (!structured || cut));
     if (step.commandClosed) shellSteps.add(done);
     steps.push(done);
   };
@@ -168,7 +170,7 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
     }
   }
   if (carry !== undefined && carry.length > 0) onLine(carry, 0, carry.length);
-  finish();
+  finish(true);
   clearAnnotatedSteps(steps, shellSteps);
   if (opts.assumeFailure === true && !steps.some((x) => x.failed)) inferFailingStep(steps);
   mapSteps(steps, opts.steps);

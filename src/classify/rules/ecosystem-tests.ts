@@ -131,7 +131,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     type: 'Runtime Error',
     tool: 'cargo',
     commandPattern: CMD.cargo,
-    linePattern: /^\s*thread '(?!main')[^']+' panicked at '(?!assertion)/,
+    linePattern: /^\s*thread '(?!main')[^']+'(?: \(\d+\))? panicked at '(?!assertion)/,
     example: { command: 'cargo test', lines: ["\tthread 'typedarray' panicked at 'called `Result::unwrap()` on an `Err` value: ()', libcore\\result.rs:945:5"] },
   },
   {
@@ -141,7 +141,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     type: 'Runtime Error',
     tool: 'cargo',
     commandPattern: CMD.cargo,
-    previousPattern: /^\s*thread '(?!main')[^']+' panicked at \S+:\d+:\d+:$/,
+    previousPattern: /^\s*thread '(?!main')[^']+'(?: \(\d+\))? panicked at \S+:\d+:\d+:$/,
     linePattern: /^called `(?:Result|Option)::unwrap\(\)` on an? `(?:Err|None)` value|^index out of bounds: |^attempt to (?:add|subtract|multiply|divide|negate|shift left|shift right) with overflow/,
     context: { before: 1 },
     example: { command: 'cargo test', lines: ["thread 'tests::parses' panicked at src/lib.rs:10:5:", 'called `Result::unwrap()` on an `Err` value: ParseError'] },
@@ -161,7 +161,8 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     type: 'Test Failure',
     tool: 'cargo',
     commandPattern: CMD.cargo,
-    linePattern: /^test \S+ \.\.\. FAILED$|^test result: FAILED\./,
+    // libtest lists the failed tests' output under `failures:` (only when a test failed).
+    linePattern: /^test \S+ \.\.\. FAILED$|^test result: FAILED\.|^failures:$/,
     example: { command: 'cargo test', lines: ['test tests::adds ... FAILED'] },
   },
   {
