@@ -31,7 +31,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
     type: 'Test Failure',
     tool: 'playwright',
     yieldsTo: FLAKY_MAY_EXPLAIN,
-    linePattern: /^\s*\d+\) (?:\[[^\]]+\] › \S+:\d+:\d+|\S+\.(?:spec|test)\.[cm]?[jt]sx?:\d+:\d+) › /,
+    linePattern: /^\s*\d+\) (?:\[[^\]]+\] › \S+:\d+:\d+|\S+(?:\.spec\.|\.test\.)[cm]?[jt]sx?:\d+:\d+) › /,
     example: { command: 'pnpm exec playwright test', lines: ['  3) [chromium] › tests/chromatic/sites.test.ts:34:1 › docs page ───────────'] },
   },
   {
