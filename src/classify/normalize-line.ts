@@ -1,6 +1,6 @@
 /** An escape sequence: CSI, OSC, APC, DCS (colours, cursor moves, hyperlinks, Buildkite's timestamps). */
 const ANSI = /\x1b(?:\[[0-9;?]*[ -/]*[@-~]|[\]_P^X][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])/g;
-const WEB_VIEW_LINK = /\[(\d+)\]\(https:\/\/github\.com\/[^)\s]*#step:\d+:\d+\)/g;
+const WEB_VIEW_LINK = /\[(\d+)\]\(https:\/\/github\.com\/[^()[\]\s#]*\/job\/\d+(?:\?[^()[\]\s#]*)?#step:\d+:\d+\)/g;
 const CARET_ANSI = /\^\[\[[0-9;]*m/g;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z(?: |$)/;
 /**

@@ -10,6 +10,9 @@ import { stripTaskPrefixes } from './task-prefix.js';
 import { LIMITS, LineRing, applyRules, compileRules, feedPending, newStep, newTail, type StepBuilder } from './scanner.js';
 import type { LogInput, LogLine, ParsedLog, ParsedStep, StepInput } from './types.js';
 
+/** The runner's first step: a log cut there failed before any of the job's own steps ran. */
+const SETUP_TITLE = 'Set up job';
+
 export interface ParseLogOptions {
   steps?: StepInput[];
   /** Rules run on the output of every step that printed `##[error]` (the classifier passes its table). */
@@ -18,7 +21,8 @@ export interface ParseLogOptions {
   keepTailLines?: number;
   /**
    * The job failed: when the log has no step markers and no `##[error]` line at all (tool output pasted as it is),
-   * read it as one failing step.
+   * read it as one failing step; when it has markers but ends before any step said it failed (a quote cut inside
+   * the failing step), read its last step.
    */
   assumeFailure?: boolean;
 }
@@ -59,8 +63,10 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
   const shellSteps = new Set<ParsedStep>();
   const finish = (last = false): void => {
     if (step.lineCount === 0) return;
-    // A failed job's structured log that ends before any step said it failed was cut inside the failing step.
-    const cut = last && structured && !step.hasError && !CLEANUP_TITLES.has(step.title) && !steps.some((x) => x.failed);
+    // A failed job's structured log that ends before any step said it failed was cut inside the failing step; not
+    // when it ends in the job's set-up (judge-job reads that as the runner's failure) or its clean-up.
+    const cut =
+      last && structured && !step.hasError && step.title !== SETUP_TITLE && !CLEANUP_TITLES.has(step.title) && !steps.some((x) => x.failed);
     const done = finishStep(step, steps.length, rules, opts.keepTailLines ?? 0, speculate && (!structured || cut));
     if (step.commandClosed) shellSteps.add(done);
     steps.push(done);

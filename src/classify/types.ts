@@ -74,7 +74,7 @@ export interface ParsedStep {
   hits: RuleHit[];
   /** The last output lines of a step that printed `##[error]`, when asked for (parseLog's keepTailLines). */
   tail?: LogLine[];
-  /** The log has no step markers: the rules read this step in case it is the one that failed. */
+  /** The rules read this step in case it is the one that failed: the log has no step markers, or ends in it. */
   speculative?: boolean;
   /** Nothing in the log said this step failed: it was chosen as the failing one (see parseLog's assumeFailure). */
   inferred?: boolean;

@@ -21,7 +21,7 @@ const SIGNATURES: readonly { tools: string; pattern: RegExp }[] = [
   { tools: 'golangci-lint', pattern: /golangci-lint|^level=(?:error|warning) msg=|^issues found$/ },
   {
     tools: 'cargo',
-    pattern: /^\s+(?:Compiling|Checking|Documenting) \S+ v\d|^error\[E\d{4}\]|^test result: (?:ok|FAILED)\.|^\s+Finished `|^error: could not compile `|^test \S+ \.\.\. (?:ok|FAILED|ignored)$|^---- \S+ stdout ----$/,
+    pattern: /^\s+(?:Compiling|Checking|Documenting) \S+ v\d|^error\[E\d{4}\]|^test result: (?:ok|FAILED)\.|^\s+Finished `|^error: could not compile `|^test [\w:]+ \.\.\. (?:ok|FAILED|ignored)$|^---- \S+ stdout ----$/,
   },
   { tools: 'cargo clippy', pattern: /rust-clippy\/master|clippy::/ },
   { tools: 'gradlew mvn', pattern: /^> Task :|^BUILD (?:FAILED|SUCCESSFUL) in|^\[INFO\] (?:BUILD|Building |--- )|^\[ERROR\] Failed to execute goal|^FAILURE: Build failed|^\S+ > \S+\(\).* FAILED$|^\s+at (?:app\/\/)?org\.junit\./ },

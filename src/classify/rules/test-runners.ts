@@ -54,12 +54,13 @@ export const TEST_RUNNER_RULES: Rule[] = [
     example: { command: 'npm run test:e2e', lines: ['  1) "before all" hook in "{root}":', "     browserType.launch: Executable doesn't exist at /home/runner/.cache/ms-playwright/chromium-1045/chrome-linux/chrome"] },
   },
   {
-    // xUnit names the exception a test threw on the line after `[FAIL]` (its own assertions are Xunit.Sdk's).
+    // xUnit names the exception a test threw on the line after `[FAIL]` (assertions throw Xunit.Sdk's, Shouldly's,
+    // Moq's, NSubstitute's or FluentAssertions' exceptions: those are failed assertions, read elsewhere).
     id: 'xunit-test-exception',
     type: 'Runtime Error',
     also: 'Test Failure',
     tool: 'xunit',
-    linePattern: /^\[xUnit\.net [\d:.]+\]\s+(?!Xunit\.Sdk\.)(?:\w+\.)+\w*Exception : /,
+    linePattern: /^\[xUnit\.net [\d:.]+\]\s+(?!Xunit\.Sdk\.|Shouldly\.|Moq\.|NSubstitute\.|FluentAssertions\.)(?:\w+\.)+\w*Exception : /,
     example: { command: 'dotnet test', lines: ['[xUnit.net 00:00:05.82]     Tests.ProgramTests.Converts [FAIL]', "[xUnit.net 00:00:05.82]       System.ArgumentOutOfRangeException : Index was out of range. (Parameter 'chunkLength')"] },
   },
   {

@@ -27,8 +27,11 @@ describe('thirteenth pass', () => {
       '2023-09-12T13:39:21.7616004Z Current thread 0x00007f938a108740 (most recent call first):',
     ].join('\n');
     expect(await types(cut)).toEqual(['Runtime Error']);
-    // Not when the job passed, and not the runner's clean-up.
-    expect(await types(cut, 'success')).toEqual([]);
+    // Only when the job failed: a log read without its conclusion has no failing step.
+    expect((await classifyJob({ log: cut })).parsed.failedSteps).toEqual([]);
+    // Not the job's set-up (a log cut there is the runner's failure) nor its clean-up.
+    const setUp = ['2023-09-12T13:39:20.1Z ##[group]Operating System', '2023-09-12T13:39:20.2Z Ubuntu', '2023-09-12T13:39:20.3Z ##[endgroup]', '2023-09-12T13:39:20.4Z Error: connect ECONNREFUSED 127.0.0.1:5432'].join('\n');
+    expect((await classifyJob({ log: setUp, jobConclusion: 'failure' })).parsed.failedSteps).toEqual([]);
     const cleanup = ['2023-09-12T13:39:20.2735152Z ##[group]Run pytest', '2023-09-12T13:39:20.2791699Z ##[endgroup]', '2023-09-12T13:39:21.0Z Post job cleanup.', '2023-09-12T13:39:21.1Z ##[group]Post job cleanup', '2023-09-12T13:39:21.2Z fatal: No url found for submodule path'].join('\n');
     expect((await classifyJob({ log: cleanup, jobConclusion: 'failure' })).parsed.failedSteps.map((s) => s.title)).not.toContain('Post job cleanup');
   });

@@ -40,8 +40,11 @@ describe('twelfth pass: rules from real logs', () => {
   it("reads a log copied from GitHub's web view without its links to log lines", async () => {
     const copied = 'Error: src/common/validation.ts(1,3[4](https://github.com/o/r/job/17324159764#step:6:5)): error TS230[7](https://github.com/o/r/job/17324159764#step:6:8): Cannot find module \'Ajv\'';
     expect(normalizeLine(copied).text).toBe("Error: src/common/validation.ts(1,34): error TS2307: Cannot find module 'Ajv'");
-    // A markdown link that is not a log line's stays.
+    // A markdown link that is not a job log line's stays.
     expect(normalizeLine('see [1](https://github.com/o/r/issues/1)').text).toBe('see [1](https://github.com/o/r/issues/1)');
+    expect(normalizeLine('See [3](https://github.com/o/r/pull/2#step:6:8)').text).toBe('See [3](https://github.com/o/r/pull/2#step:6:8)');
+    const flotilla = 'VSTest version 17.11.1 (x[6](https://github.com/equinor/flotilla/actions/runs/15437921202/job/43448584179?pr=2221#step:5:7)4)';
+    expect(normalizeLine(flotilla).text).toBe('VSTest version 17.11.1 (x64)');
     expect(await tailTypes([copied])).toEqual(['Dependency Issues']);
   });
 
