@@ -2,6 +2,9 @@ import type { ParsedStep } from './types.js';
 
 // Which steps of a parsed log failed, where the log's own markers leave it open.
 
+/** The runner's first step: a log cut there failed before any of the job's own steps ran. */
+export const SETUP_TITLE = 'Set up job';
+
 /** The runner's own closing steps: never the one that failed. */
 export const CLEANUP_TITLES: ReadonlySet<string> = new Set(['Post job cleanup', 'Complete job']);
 
@@ -35,5 +38,5 @@ export function inferFailingStep(steps: ParsedStep[]): void {
   if (pick === undefined) return;
   pick.failed = true;
   pick.inferred = true;
-  if (pick.index === 0 && pick.title === 'Set up job') pick.title = 'Log';
+  if (pick.index === 0 && pick.title === SETUP_TITLE) pick.title = 'Log';
 }

@@ -1,5 +1,5 @@
 import { detach } from './detach.js';
-import { CLEANUP_TITLES, clearAnnotatedSteps, inferFailingStep } from './failing-steps.js';
+import { CLEANUP_TITLES, SETUP_TITLE, clearAnnotatedSteps, inferFailingStep } from './failing-steps.js';
 import { mapSteps } from './map-steps.js';
 import { ghColumns, skipBom, stampLength } from './line-prefix.js';
 import { normalizeLine } from './normalize-line.js';
@@ -9,9 +9,6 @@ import { detectTools } from './rules/signatures.js';
 import { stripTaskPrefixes } from './task-prefix.js';
 import { LIMITS, LineRing, applyRules, compileRules, feedPending, newStep, newTail, type StepBuilder } from './scanner.js';
 import type { LogInput, LogLine, ParsedLog, ParsedStep, StepInput } from './types.js';
-
-/** The runner's first step: a log cut there failed before any of the job's own steps ran. */
-const SETUP_TITLE = 'Set up job';
 
 export interface ParseLogOptions {
   steps?: StepInput[];
@@ -57,7 +54,7 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
   const speculate = opts.assumeFailure === true;
   let lineNo = 0;
   const tail = newTail();
-  let step = newStep('Set up job', 1, tail);
+  let step = newStep(SETUP_TITLE, 1, tail);
 
   /** `run:` steps (their header names a `shell:`): one that fails ends with `Process completed with exit code N.` */
   const shellSteps = new Set<ParsedStep>();

@@ -1,6 +1,7 @@
 import type { ErrorType } from '../../domain/error-types.js';
 import type { ExecutorJobReport } from '../../domain/executor-report.js';
 import type { JobOutcome, OutcomeEvidence, ReasonCode } from '../../domain/states.js';
+import { SETUP_TITLE as SETUP } from '../failing-steps.js';
 import type { LogLine, ParsedLog, ParsedStep } from '../types.js';
 import { confirmed, reportedAt } from './executor-trust.js';
 import { OUTCOME_RULES, type OutcomeRule } from './rules/index.js';
@@ -55,7 +56,6 @@ const EXPLAINING_TYPES: ReadonlySet<ErrorType> = new Set([
 
 const MAX_EVIDENCE_LINES = 6;
 const MAX_LINE_CHARS = 500;
-const SETUP = 'Set up job';
 
 const clip = (line: LogLine): LogLine => (line.text.length <= MAX_LINE_CHARS ? line : { line: line.line, text: `${line.text.slice(0, MAX_LINE_CHARS - 1)}…` });
 

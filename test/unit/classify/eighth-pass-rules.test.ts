@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classifyJob } from '../../../src/classify/index.js';
+import { tailTypes } from './tail-types.js';
 
 /**
  * Rules from the eighth pass's tuning-half misses (issue 16), as benchmark-style tails (no step header, no markers,
  * the job known to have failed), and the lines that must not label.
  */
-const tailTypes = async (lines: string[]): Promise<string[]> =>
-  (await classifyJob({ log: [...lines, 'Process completed with exit code 1.'].join('\n'), jobConclusion: 'failure' })).labels.map((label) => label.type).sort();
 
 describe('eighth pass: rules from real logs', () => {
   it("chai's assertion message (vitest, mocha) is a failed assertion in a failed test", async () => {

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { classifyJob } from '../../../src/classify/index.js';
 import { stripTaskPrefixes } from '../../../src/classify/task-prefix.js';
+import { tailTypes } from './tail-types.js';
 
 /**
  * Rules from the eleventh pass's tuning-half misses (issue 16), as benchmark-style tails, and the lines that must
  * not label.
  */
-const tailTypes = async (lines: string[]): Promise<string[]> =>
-  (await classifyJob({ log: [...lines, 'Process completed with exit code 1.'].join('\n'), jobConclusion: 'failure' })).labels.map((label) => label.type).sort();
 
 describe('eleventh pass: rules from real logs', () => {
   it.each([

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { classifyJob } from '../../../src/classify/index.js';
 import { normalizeLine } from '../../../src/classify/normalize-line.js';
 import { stripTaskPrefixes } from '../../../src/classify/task-prefix.js';
+import { tailTypes } from './tail-types.js';
 
 /**
  * Rules from the ninth pass's tuning-half misses (issue 16): CI output quoted in threads and logs saved from other
  * CI systems (Jenkins, Vercel, Netlify, Travis), as benchmark-style tails; and the lines that must not label.
  */
-const tailTypes = async (lines: string[]): Promise<string[]> =>
-  (await classifyJob({ log: [...lines, 'Process completed with exit code 1.'].join('\n'), jobConclusion: 'failure' })).labels.map((label) => label.type).sort();
 
 describe('ninth pass: prefixes of other CI systems', () => {
   it('strips Jenkins, Vercel and Netlify timestamps and lerna/concurrently prefixes when they recur', () => {

@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { classifyJob } from '../../../src/classify/index.js';
+import { logTypes as types, tailTypes } from './tail-types.js';
 
 /**
  * Rules from the thirteenth pass's tuning-half misses (issue 16), and how a structured log cut inside its failing
  * step is read.
  */
-const types = async (log: string, jobConclusion = 'failure'): Promise<string[]> =>
-  (await classifyJob({ log, jobConclusion })).labels.map((label) => label.type).sort();
-const tailTypes = (lines: string[]): Promise<string[]> => types([...lines, 'Process completed with exit code 1.'].join('\n'));
 
 describe('thirteenth pass', () => {
   it.each([

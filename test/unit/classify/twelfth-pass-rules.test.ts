@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { classifyJob } from '../../../src/classify/index.js';
 import { normalizeLine } from '../../../src/classify/normalize-line.js';
+import { tailTypes } from './tail-types.js';
 
 /**
  * Rules from the twelfth pass's tuning-half misses (issue 16), as benchmark-style tails, and the lines that must not
  * label.
  */
-const tailTypes = async (lines: string[]): Promise<string[]> =>
-  (await classifyJob({ log: [...lines, 'Process completed with exit code 1.'].join('\n'), jobConclusion: 'failure' })).labels.map((label) => label.type).sort();
 
 describe('twelfth pass: rules from real logs', () => {
   it.each([
