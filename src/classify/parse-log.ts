@@ -2,6 +2,7 @@ import { detach } from './detach.js';
 import { CLEANUP_TITLES, SETUP_TITLE, clearAnnotatedSteps, inferFailingStep } from './failing-steps.js';
 import { mapSteps } from './map-steps.js';
 import { ghColumns, skipBom, stampLength } from './line-prefix.js';
+import { dedentLines } from './dedent.js';
 import { normalizeLine } from './normalize-line.js';
 import { readChunks } from './read-chunks.js';
 import type { Rule } from './rules/rule.js';
@@ -201,7 +202,7 @@ function finishStep(b: StepBuilder, index: number, rules: readonly Rule[], keepT
       // Rules read each tool's own line: problem matchers turn tool output into `##[error]<tool line>` (warnings
       // keep their marker, so a tool's warnings are not read as its errors), and a monorepo runner's package
       // prefix goes after that marker.
-      const toolLines = stripTaskPrefixes(lines.map(({ line, text }) => ({ line, text: text.startsWith('##[error]') ? text.slice(9) : text })));
+      const toolLines = dedentLines(stripTaskPrefixes(lines.map(({ line, text }) => ({ line, text: text.startsWith('##[error]') ? text.slice(9) : text }))));
       // Wrappers (make, tox, nox, scripts) hide the tool: its output names it.
       const compiled = compileRules(rules, `${b.command}\n${detectTools(toolLines)}`);
       const ring = new LineRing();

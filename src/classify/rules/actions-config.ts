@@ -37,10 +37,21 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     example: { command: 'git pull --rebase && git push', lines: ['error: cannot pull with rebase: You have unstaged changes.'] },
   },
   {
+    // A Gradle build script that does not compile is the build's configuration, unless its compiler said it does
+    // not parse (kotlin-syntax, tried later, reads those lines).
+    id: 'gradle-script-compilation',
+    type: 'Configuration Error',
+    tool: 'gradle',
+    linePattern: /Script compilation errors?:/,
+    yieldsTo: ['Syntax Error'],
+    context: { after: 3 },
+    example: { command: './gradlew assembleDebug', lines: ['* What went wrong:', 'Script compilation error:', '', "  Line 12: android { compileSdk = libs.versions.sdk }", '                                      ^ Unresolved reference: libs'] },
+  },
+  {
     id: 'android-build-config',
     type: 'Configuration Error',
     tool: 'gradle',
-    linePattern: /^e: (?:file:\/\/)?\S+\.gradle\.kts:|Manifest merger failed|Android resource (?:linking|compilation) failed|AAPT: error: |Could not get unknown property '|Inconsistent JVM-target compatibility|contains AndroidX dependencies, but the `android\.useAndroidX` property is not enabled|KeytoolException|^keytool error: |Keystore file '[^']*' not found|Script compilation errors?:|Could not create an instance of type com\.android|Could not find or load main class "-/,
+    linePattern: /^e: (?:file:\/\/)?\S+\.gradle\.kts:(?!\d+:\d+:? (?:Expecting |Unexpected tokens|Unclosed comment|Missing '))|Manifest merger failed|Android resource (?:linking|compilation) failed|AAPT: error: |Could not get unknown property '|Inconsistent JVM-target compatibility|contains AndroidX dependencies, but the `android\.useAndroidX` property is not enabled|KeytoolException|^keytool error: |Keystore file '[^']*' not found|Could not create an instance of type com\.android|Could not find or load main class "-/,
     context: { after: 1 },
     example: { command: './gradlew assembleDebug', lines: ["Execution failed for task ':app:processDebugMainManifest'.", '> Manifest merger failed with multiple errors, see logs'] },
   },

@@ -45,7 +45,7 @@ export const COMPILER_SYNTAX_RULES: Rule[] = [
     id: 'kotlin-syntax',
     type: 'Syntax Error',
     tool: 'kotlinc',
-    linePattern: /^e: (?:file:\/\/)?(\S+\.kts?):(\d+):(\d+) (Expecting .*|Unexpected tokens.*|Unclosed comment.*)$/,
+    linePattern: /^e: (?:file:\/\/)?(\S+\.kts?):(\d+):(\d+):? (Expecting .*|Unexpected tokens.*|Unclosed comment.*|Missing '.*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
     example: { command: './gradlew assembleDebug', lines: ["e: file:///w/app/src/Main.kt:10:5 Expecting ')'"] },
   },

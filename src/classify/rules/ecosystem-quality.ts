@@ -112,13 +112,23 @@ export const ECOSYSTEM_QUALITY_RULES: Rule[] = [
     type: 'Type Checking',
     tool: 'javac',
     commandPattern: CMD.java,
-    linePattern: /^(?:\[ERROR\] )?(\S+?\.java):(?:\[(\d+),(\d+)\]|(\d+):) (?:error: )?(.*)$/,
+    linePattern: /^(?:\[ERROR\] |Error: +)?(\S+?\.java):(?:\[(\d+),(\d+)\]|(\d+):) (?:error: )?(.*)$/,
     findingParser: (m) => {
       const path = m[1];
       const line = Number(m[2] ?? m[4]);
       return path === undefined ? undefined : { path, line, ...(m[3] === undefined ? {} : { column: Number(m[3]) }), message: (m[5] ?? '').trim() };
     },
     example: { command: 'mvn -B compile', lines: ['[ERROR] /w/src/main/java/App.java:[5,9] cannot find symbol'] },
+  },
+  {
+    // PHPStan's closing line (Symfony's console style) under its table of `Line  path.php` errors.
+    id: 'phpstan-errors',
+    type: 'Type Checking',
+    tool: 'phpstan',
+    commandPattern: /\bphpstan\b/,
+    linePattern: /^\s*\[ERROR\] Found \d+ errors?\s*$/,
+    context: { before: 3 },
+    example: { command: 'vendor/bin/phpstan analyse --level=5 src', lines: [' [ERROR] Found 3 errors'] },
   },
   {
     id: 'go-compile-error',

@@ -161,8 +161,8 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     type: 'Test Failure',
     tool: 'cargo',
     commandPattern: CMD.cargo,
-    // libtest lists the failed tests' output under `failures:` (only when a test failed).
-    linePattern: /^test \S+ \.\.\. FAILED$|^test result: FAILED\.|^failures:$/,
+    // libtest lists the failed tests' output under `failures:` (only when a test failed), each under `---- name stdout ----`.
+    linePattern: /^test \S+ \.\.\. FAILED$|^test result: FAILED\.|^failures:$|^---- [\w:]+ stdout ----$/,
     example: { command: 'cargo test', lines: ['test tests::adds ... FAILED'] },
   },
   {
@@ -172,6 +172,25 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     commandPattern: CMD.java,
     linePattern: /org\.opentest4j\.AssertionFailedError|java\.lang\.AssertionError|junit\.framework\.(?:AssertionFailedError|ComparisonFailure)|org\.junit\.ComparisonFailure/,
     example: { command: 'mvn -B test', lines: ['org.opentest4j.AssertionFailedError: expected: <4> but was: <5>'] },
+  },
+  {
+    // Surefire's summary names each failed test with what ended it: `Class.method:42 » NullPointer` is an exception
+    // the test threw (Surefire drops `Exception`), `Class.method:42 expected:<1> but was:<2>` an assertion.
+    // Maven's `[ERROR]` reads `Error: ` on GitHub Actions.
+    id: 'surefire-test-exception',
+    type: 'Runtime Error',
+    also: 'Test Failure',
+    tool: 'surefire',
+    linePattern: /^(?:\[ERROR\]|Error:)\s+(?:[\w$]+\.)+[\w$]+:\d+ » (?!Assertion|AssertionFailed|ComparisonFailure|MultipleFailures|Timeout|TestTimedOut)\w+/,
+    example: { command: 'mvn -B verify', lines: ['Error:  Failures: ', 'Error:    UriTest.testUriTrimmedUrl:54 » NullPointer'] },
+  },
+  {
+    id: 'surefire-test-assertion',
+    type: 'Assertion Error',
+    also: 'Test Failure',
+    tool: 'surefire',
+    linePattern: /^(?:\[ERROR\]|Error:)\s+(?:[\w$]+\.)+[\w$]+:\d+(?: » (?:Assertion|AssertionFailed|ComparisonFailure)\w*| expected:? ?<.*> but was:? ?<)/,
+    example: { command: 'mvn -B verify', lines: ['[ERROR]   CalcTest.adds:12 expected:<4> but was:<5>'] },
   },
   {
     id: 'java-test-failed',

@@ -49,7 +49,7 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     id: 'jvm-dependency-missing',
     type: 'Dependency Issues',
     tool: 'gradle',
-    linePattern: /Plugin \[id: '[^']+'(?:, version '[^']+')?\] was not found in any of the following sources|error: package \S+ does not exist|Could not find (?:com|org|io|net)\.[\w.-]+:[\w.-]+/,
+    linePattern: /Plugin \[id: '[^']+'(?:, version '[^']+')?\] was not found in any of the following sources|error: package \S+ does not exist|Could not find (?:com|org|io|net)\.[\w.-]+:[\w.-]+|^(?:\[ERROR\]|Error:)\s+Cannot resolve (?:project dependencies:|dependencies of project )/,
     example: { command: './gradlew build', lines: ["Plugin [id: 'com.android.application'] was not found in any of the following sources:"] },
   },
   {
@@ -97,6 +97,27 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     linePattern: /^npm (?:ERR!|error) (?:code 128|An unknown git error occurred)|error NU110[123]: Unable to find (?:a stable )?package |patch-package finished with \d+ error|E: (?:Package '[^']+' has no installation candidate|Unable to locate package )|^N: Unable to locate package |hash mismatch in fixed-output derivation|HTTP Error 404: Not Found|ERROR 404: Not Found|The requested URL returned error: 404|Command failed: .*sdkmanager|RR_PNPM_(?:FETCH_404|TARBALL_INTEGRITY|NO_MATCHING_VERSION)|Couldn't find package "[^"]+" on the "npm" registry|^ERROR:\s+Error installing \S+|^error: failed to download from `|^Gem::(?:\w+::)*\w+Error: |^(?:::+\s+)?error: failed to compile `[^`]+ v\d[^`]*`|^Error when bootstrapping CMake:|cabal(?:\.exe|-[\d.]+)?: Failed to build (?:exe:)?\S+ (?:from \S+ )?\(which is required|^npm (?:ERR!|error) Cannot read propert(?:y '|ies of )|Error: (?:\S+: )?Failed to download resource "|^\s*ChefBuildError$|Backend subprocess exited when trying to invoke build_wheel|Failed to execute '.*node-(?:pre-)?gyp(?:\.js)? |^Error: Command "(?:npm|yarn|pnpm) (?:install|ci)" exited with \d+|^npm (?:ERR!|error) network This is a problem related to network connectivity|^E: Failed to fetch \S+\s+404\s+Not Found|^error \S+\/node_modules\/\S+: Command failed\.$/,
     context: { after: 2 },
     example: { command: 'sudo apt-get install -y libgl1-mesa-glx', lines: ["E: Package 'libgl1-mesa-glx' has no installation candidate"] },
+  },
+  {
+    // npm 7+ names the dependency whose install script failed by its folder (`npm error path …/node_modules/node-sass`)
+    // right before `command failed`; a failed `npm run` script's folder is the project's own.
+    id: 'npm-install-script-failed',
+    type: 'Package Installation Error',
+    tool: 'npm',
+    previousPattern: /^npm (?:ERR!|error) path \S*[/\\]node_modules[/\\]\S+$/,
+    linePattern: /^npm (?:ERR!|error) command failed$/,
+    context: { before: 1, after: 1 },
+    example: { command: 'npm ci', lines: ['npm error code 1', 'npm error path /home/runner/work/app/app/node_modules/node-sass', 'npm error command failed', 'npm error command sh -c node scripts/build.js'] },
+  },
+  {
+    // libsolv's report (dnf, rpm-ostree, zypper): the packages asked for cannot be installed together.
+    id: 'rpm-depsolve',
+    type: 'Dependency Issues',
+    also: 'Package Installation Error',
+    tool: 'dnf',
+    linePattern: /Could not depsolve transaction|^\s*Problem(?: \d+)?: conflicting requests$/,
+    context: { after: 2 },
+    example: { command: 'sudo dnf install -y grub2-pc', lines: ['Error: ', ' Problem: conflicting requests', '  - nothing provides libfuse3.so.3()(64bit) needed by grub2-tools-minimal-1:2.12-38.fc43.x86_64'] },
   },
   {
     id: 'python-build-backend',

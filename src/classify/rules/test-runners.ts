@@ -151,8 +151,10 @@ export const TEST_RUNNER_RULES: Rule[] = [
     example: { command: 'npx vitest run', lines: [' FAIL  test/cli.test.ts > cli > applies the plan', 'Error: [apply_validation] Failed to apply changes to resource'] },
   },
   {
+    // RSpec prints `Failure/Error:` under a failed example's number (`1) User#name …`): a test failed.
     id: 'rspec-assertion',
     type: 'Assertion Error',
+    also: 'Test Failure',
     tool: 'rspec',
     linePattern: /^\s*Failure\/Error: (?:expect|assert|.*\.to (?:eq|include|be|match|raise_error))/,
     context: { after: 3 },
@@ -216,6 +218,15 @@ export const TEST_RUNNER_RULES: Rule[] = [
     linePattern: /Segmentation fault|\(core dumped\)|\*\*\*Exception: SegFault|\(SEGFAULT\)$|^Fatal Python error: |^(?:##\[error\])?Process completed with exit code 13[49]\.|SIGSEGV|SIGABRT|^Abort trap|^terminate called after throwing an instance of/,
     context: { before: 2 },
     example: { command: 'python -m pytest', lines: ['Fatal Python error: Segmentation fault'] },
+  },
+  {
+    // jest's explanation when its transform could not parse a file (ES modules or TypeScript it was not set up for).
+    id: 'jest-unexpected-token',
+    type: 'Syntax Error',
+    tool: 'jest',
+    linePattern: /^\s*Jest encountered an unexpected token$/,
+    context: { before: 2, after: 2 },
+    example: { command: 'npx jest', lines: ['  ● Test suite failed to run', '', '    Jest encountered an unexpected token'] },
   },
   {
     id: 'jest-suite-syntax',

@@ -18,6 +18,8 @@ export const SOURCED_DOC_RULES = [
   sourced('pytest-doctest-failure', 'Doc/Docstring', "pytest", /^_{3,} \[doctest\] \S+ _{3,}$|^UNEXPECTED EXCEPTION: \w+/, "___________________________ [doctest] app.core.add ____________________________"),
   // lychee: lycheeverse/lychee:lychee-lib/src/types/status.rs & error.rs ('Rejected status code (this depends on your "accept" configuration)')
   sourced('lychee-rejected-status', 'Doc/Docstring', "lychee", /^\s*(?:\* )?\[[45]\d\d\] <?https?:\/\/[^\s>]+>? \| (?:Rejected status code|Failed: )/, "[404] https://example.com/x | Rejected status code (this depends on your \"accept\" configuration): Not Found"),
+  // lychee: lycheeverse/lychee:lychee-bin/src/formatters/stats/markdown.rs (the Markdown summary lychee-action writes to the job summary and to an issue: '| 🚫 Errors | n |')
+  sourced('lychee-markdown-errors', 'Doc/Docstring', "lychee", /^\|\s*\uD83D\uDEAB Errors\s*\|\s*[1-9]\d*\s*\|$/, "| 🚫 Errors     | 4     |"),
   // linkinator: JustinBeckwith/linkinator:src/cli.ts ('ERROR: Detected ${n} broken links.')
   sourced('linkinator-broken-links', 'Doc/Docstring', "linkinator", /^ERROR: Detected \d+ broken links?\./, "ERROR: Detected 3 broken links. Scanned 120 links in 2.1 seconds."),
   // dokka: Kotlin/dokka:dokka-subprojects/core/src/main/kotlin/org/jetbrains/dokka/DokkaGenerator.kt (reportAfterRendering: 'Failed with warningCount=... and errorCount=...')

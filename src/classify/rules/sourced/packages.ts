@@ -26,6 +26,8 @@ export const SOURCED_PACKAGE_RULES = [
   sourced('npm-unsupported-platform', 'Package Installation Error', "npm", /^npm (?:ERR!|error) (?:code EBADPLATFORM$|notsup Unsupported platform for )/, "npm error notsup Unsupported platform for fsevents@2.3.3: wanted {\"os\":\"darwin\"} (current: {\"os\":\"linux\"})"),
   // node-gyp: nodejs/node-gyp:bin/node-gyp.js and lib/build.js
   sourced('node-gyp-failed', 'Package Installation Error', "node-gyp", /^(?:npm (?:ERR!|error) |.*│\s+)gyp ERR! (?:(?:build|configure|rebuild|install) error$|not ok$|stack Error: `(?:make|gyp|msbuild)\S*` failed with exit code)/, "npm error gyp ERR! stack Error: `make` failed with exit code: 2"),
+  // android-gradle: Android Gradle Plugin (com.android.builder.sdk.LicenceNotAcceptedException: 'Failed to install the following Android SDK packages as some licences have not been accepted.'); the corpus's readers type it as an install that failed (three logs)
+  sourced('android-sdk-licences', 'Package Installation Error', "android-gradle", /Failed to install the following Android SDK packages as some licences have not been accepted/, "> Failed to install the following Android SDK packages as some licences have not been accepted."),
   // pnpm: pnpm/pnpm:pnpm11/cli/default-reporter/src/reportError.ts (ERR_PNPM_FETCH_401/403), pnpm11/resolving/npm-resolver/src/fetch.ts (META_FETCH_FAIL)
   sourced('pnpm-fetch-auth', 'Package Installation Error', "pnpm", /ERR_PNPM_(?:FETCH_40[13]|META_FETCH_FAIL)\b/, " ERR_PNPM_FETCH_401  GET https://npm.pkg.github.com/@org%2Fpkg: Unauthorized - 401"),
   // cargo: rust-lang/cargo:src/resolver/dep_cache.rs, src/workspace/registry.rs, src/resolver/resolve.rs
@@ -73,7 +75,6 @@ export const SOURCED_PACKAGE_RULES = [
   // yarn-berry: yarnpkg/berry:packages/yarnpkg-core/sources/Cache.ts (CACHE_CHECKSUM_MISMATCH)
   sourced('yarn-berry-checksum-mismatch', 'Package Installation Error', "yarn-berry", /\bYN0018: .*The remote archive doesn't match the expected checksum/, "➤ YN0018: │ typescript@npm:5.3.3: The remote archive doesn't match the expected checksum"),
   // go: golang/go:src/cmd/go/internal/modfetch/fetch.go (goSumMismatch)
-  sourced('go-checksum-mismatch', 'Package Installation Error', "go", /^verifying [^\s@]+@\S+: checksum mismatch$|^SECURITY ERROR$/, "verifying github.com/foo/bar@v1.0.0: checksum mismatch"),
   // go: golang/go:src/cmd/go/internal/modfetch (codehost/git.go "unknown revision", proxy.go "reading %s")
   sourced('go-module-fetch-failed', 'Package Installation Error', "go", /^go: [^\s@]+@\S+: (?:invalid version: unknown revision |reading https?:\/\/\S+: (?:404 Not Found|410 Gone))/, "go: github.com/foo/bar@v1.2.3: invalid version: unknown revision v1.2.3"),
   // maven: apache/maven-resolver (ArtifactTransferException "Could not transfer artifact %s from/to %s"), apache/maven-resolver:maven-resolver-impl/.../DefaultRepositoryConnectorProvider.java ("Blocked mirror for repositories: ")

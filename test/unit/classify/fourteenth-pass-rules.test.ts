@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { dedentLines } from '../../../src/classify/dedent.js';
+import { logTypes as types, tailTypes } from './tail-types.js';
+
+/** Rules from the fourteenth pass's tuning-half misses (issue 16), and quoted output indented as a whole. */
+
+describe('fourteenth pass', () => {
+  it.each([
+    ["npm 7+ naming the dependency whose install script failed", ['npm ERR! code 1', 'npm ERR! path /home/runner/work/app/app/node_modules/node-sass', 'npm ERR! command failed', 'npm ERR! command sh -c node scripts/build.js'], ['Package Installation Error']],
+    ['Android SDK licences not accepted', ['* What went wrong:', "A problem occurred configuring project ':app'.", '> Failed to install the following Android SDK packages as some licences have not been accepted.'], ['Package Installation Error']],
+    ['a Go module that does not match go.sum', ['verifying gopkg.in/h2non/gentleman.v2@v2.0.4: checksum mismatch', '\tdownloaded: h1:9R3K6CFYd/RdXDLi0pGXwaPnRx/pn5EZlrN3VkNygWc=', '', 'SECURITY ERROR'], ['Dependency Issues']],
+    ["Surefire's summary of tests that threw", ['Error:  Failures: ', 'Error:    UriTest.testUriBadSecurity:85 » NullPointer', 'Error:    UriTest.testUriTrimmedUrl:54 » NullPointer'], ['Runtime Error', 'Test Failure']],
+    ["Surefire's summary of a failed assertion", ['[ERROR] Failures: ', '[ERROR]   CalcTest.adds:12 expected:<4> but was:<5>'], ['Assertion Error', 'Test Failure']],
+    ["RSpec's Failure/Error under a failed example", ['Failures:', '', '  1) Fontist::Font.status returns system fonts', '     Failure/Error: expect(command.size).to be 1'], ['Assertion Error', 'Test Failure']],
+    ["javac's errors under Maven's COMPILATION ERROR heading (no command)", ['[ERROR] COMPILATION ERROR : ', '[ERROR] \\Jenkins\\workspace\\src\\main\\java\\App.java:[107,100] error: cannot find symbol', '[ERROR] BUILD FAILURE'], ['Type Checking']],
+    ["PHPStan's table and closing line", [' ------ ---------------------------------------------- ', '  Line   lib/App.php                                    ', ' ------ ---------------------------------------------- ', '  47     Method App::notify() should return null but return statement is missing.', '', ' [ERROR] Found 3 errors'], ['Type Checking']],
+    ['a conftest.py that does not parse', ["E   _pytest.config.ConftestImportFailure: (local('/w/tests/conftest.py'), (<class 'SyntaxError'>, SyntaxError('unexpected EOF while parsing', ('/w/tests/utils/parsetab.py', 20, 1040, 'x'))))"], ['Syntax Error']],
+    ["lychee's Markdown summary with errors", ['| Status        | Count |', '|---------------|-------|', '| 🚫 Errors     | 4     |'], ['Doc/Docstring']],
+    ["jest's explanation of a file it could not parse", ['● Test suite failed to run', '', '    Jest encountered an unexpected token', '', '    Jest failed to parse a file.'], ['Syntax Error']],
+    ['a Gradle Kotlin script that does not parse', ["e: file:///w/app/build.gradle.kts:320:2: Expecting '}'", '', '* What went wrong:', 'Script compilation errors:', '', '  Line 320: }', "             ^ Expecting '}'"], ['Syntax Error']],
+    ['an Azure Pipelines job over its time limit', ['##[error]The job running on agent Azure Pipelines 190 ran longer than the maximum time of 60 minutes. For more information, see https://go.microsoft.com/fwlink/?linkid=2077134'], ['Environment Error']],
+    ['Tycho that cannot resolve project dependencies', ['Error:  Cannot resolve project dependencies:', "Error:    Missing requirement: gama.p2site requires 'org.eclipse.equinox.p2.iu; gama.feature' but it could not be found"], ['Dependency Issues']],
+    ["libsolv's conflicting requests", ['error: Installing packages: Could not depsolve transaction; 3 problems detected:', ' Problem 1: conflicting requests'], ['Dependency Issues', 'Package Installation Error']],
+    ["a Maven repository's 502 behind an unresolved artifact", ["> Could not resolve all files for configuration ':app:debugRuntimeClasspath'.", '   > Could not resolve org.wordpress:aztec:v1.6.1.', "         > Could not GET 'https://dl.bintray.com/a/aztec-v1.6.1.pom'. Received status code 502 from server: Bad Gateway"], ['Dependency Issues', 'Environment Error']],
+    ["libtest's stdout heading of a test that panicked", ['---- test::test_pr_opened stdout ----', "thread 'test::test_pr_opened' panicked at src/test/mod.rs:331:10:", 'called `Result::unwrap()` on an `Err` value: Elapsed(())'], ['Runtime Error', 'Test Failure']],
+  ] as const)('%s', async (_what, lines, expected) => {
+    expect(await tailTypes([...lines])).toEqual([...expected]);
+  });
+
+  it.each([
+    ['a failed npm script in the project itself', ['npm ERR! code 1', 'npm ERR! path /home/runner/work/app/app', 'npm ERR! command failed', 'npm ERR! command sh -c eslint .'], []],
+    ['a Gradle Kotlin script that parses but does not compile', ['e: file:///w/app/build.gradle.kts:12:5: Unresolved reference: libs', '', '* What went wrong:', 'Script compilation error:'], ['Configuration Error']],
+    ['PHPStan-style closing line from another tool', [' [ERROR] Found 3 errors'], []],
+    ['lychee with no errors', ['| 🚫 Errors     | 0     |'], []],
+  ] as const)('not: %s', async (_what, lines, expected) => {
+    expect(await tailTypes([...lines])).toEqual([...expected]);
+  });
+
+  it('reads output quoted with an indent on every line', async () => {
+    const quoted = ['  ______________ ERROR collecting tests/test_api.py _______________', "  ImportError while importing test module '/w/tests/test_api.py'.", '  Traceback:', '  tests/test_api.py:13: in <module>', '      import paramiko', "  E   ModuleNotFoundError: No module named 'paramiko'"];
+    expect(await types(quoted.join('\n'))).toEqual(['Dependency Issues']);
+    // A benchmark tail cut inside indented output ends with the runner's line at the start: nothing is removed, so
+    // rules that read a summary's own indent (Playwright's `  1 failed`) still match.
+    expect(await tailTypes(['      at /w/tests/e2e/quiz.spec.ts:66:24', '', '  1 failed', '    [chromium] › tests/e2e/quiz.spec.ts:60:3 › result page', '  5 passed (42.0s)'])).toEqual(['Test Failure']);
+  });
+
+  it('removes the indent every non-blank line shares, and only that', () => {
+    const lines = [
+      { line: 1, text: '    Traceback:' },
+      { line: 2, text: '' },
+      { line: 3, text: '      import x' },
+      { line: 4, text: '\t' },
+      { line: 5, text: '    E   ModuleNotFoundError' },
+    ];
+    expect(dedentLines(lines).map((l) => l.text)).toEqual(['Traceback:', '', '  import x', '\t', 'E   ModuleNotFoundError']);
+    const mixed = [
+      { line: 1, text: '  a' },
+      { line: 2, text: 'b' },
+    ];
+    expect(dedentLines(mixed)).toBe(mixed);
+    // Tabs and spaces are not the same indent.
+    expect(dedentLines([{ line: 1, text: '\ta' }, { line: 2, text: '  b' }]).map((l) => l.text)).toEqual(['\ta', '  b']);
+  });
+});
