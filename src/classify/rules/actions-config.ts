@@ -48,6 +48,14 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     example: { command: './gradlew assembleDebug', lines: ['* What went wrong:', 'Script compilation error:', '', "  Line 12: android { compileSdk = libs.versions.sdk }", '                                      ^ Unresolved reference: libs'] },
   },
   {
+    // Gradle asked for a task or a build the project does not define: the workflow's command or the build's wiring.
+    id: 'gradle-task-not-found',
+    type: 'Configuration Error',
+    tool: 'gradle',
+    linePattern: /^> Task (?:with path )?'[^']+' not found in (?:root )?project\b|^Directory '?\S+?'? does not contain a Gradle build\.?$/,
+    example: { command: './gradlew assembleDebug', lines: ['* What went wrong:', 'Could not determine the dependencies of task \':app:preBuild\'.', "> Task with path ':app:scripts:downloadModels' not found in project ':app'."] },
+  },
+  {
     id: 'android-build-config',
     type: 'Configuration Error',
     tool: 'gradle',

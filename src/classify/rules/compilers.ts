@@ -151,6 +151,9 @@ export const COMPILER_TYPE_RULES: Rule[] = [
     id: 'dart-analyzer-error',
     type: 'Type Checking',
     tool: 'dart',
+    // The front end reports what a parse error leaves behind (`Couldn't find constructor`, `Can't assign to this.`)
+    // under it: those are not the code's type errors.
+    yieldsTo: ['Syntax Error'],
     // `dart analyze` (`error - path:l:c - message - code`), `flutter analyze` (`error • message • path:l:c • code`), the CFE.
     linePattern: /^\s*(?:\[[\w-]+\]:\s+)?error - (\S+\.dart):(\d+):(\d+) - (.*)$|^(\S+\.dart):(\d+):(\d+): Error: (.*)$|^\s*(?:\[[\w-]+\]:\s+)?error \u2022 (.*?) \u2022 (\S+\.dart):(\d+):(\d+) \u2022 [\w_]+$/,
     findingParser: (m) =>

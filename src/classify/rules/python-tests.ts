@@ -41,6 +41,17 @@ export const PYTHON_TEST_RULES: Rule[] = [
     example: { command: 'python -m pytest', lines: ['app/calc.py:9: ZeroDivisionError'] },
   },
   {
+    // The source line pytest marks with `>` in a failure's report, when it is an assertion (a report cut before its
+    // `E` lines, as a log quoted or stored in part is).
+    id: 'pytest-failing-assert-line',
+    type: 'Assertion Error',
+    tool: 'pytest',
+    commandPattern: CMD.pytest,
+    linePattern: /^>\s+(?:assert\b|self\.assert[A-Z]\w*\()/,
+    context: { before: 2 },
+    example: { command: 'python -m pytest', lines: ['    def test_default(self) -> None:', '>       self.assertIn(\'setdefault("x", False)\', content)'] },
+  },
+  {
     id: 'pytest-assertion',
     type: 'Assertion Error',
     tool: 'pytest',

@@ -23,6 +23,9 @@ describe('fourteenth pass', () => {
     ["libsolv's conflicting requests", ['error: Installing packages: Could not depsolve transaction; 3 problems detected:', ' Problem 1: conflicting requests'], ['Dependency Issues', 'Package Installation Error']],
     ["a Maven repository's 502 behind an unresolved artifact", ["> Could not resolve all files for configuration ':app:debugRuntimeClasspath'.", '   > Could not resolve org.wordpress:aztec:v1.6.1.', "         > Could not GET 'https://dl.bintray.com/a/aztec-v1.6.1.pom'. Received status code 502 from server: Bad Gateway"], ['Dependency Issues', 'Environment Error']],
     ["libtest's stdout heading of a test that panicked", ['---- test::test_pr_opened stdout ----', "thread 'test::test_pr_opened' panicked at src/test/mod.rs:331:10:", 'called `Result::unwrap()` on an `Err` value: Elapsed(())'], ['Runtime Error', 'Test Failure']],
+    ["pytest's marked assertion line in a report cut before its E lines", ['================================== FAILURES ===================================', '_____________ SettingsDefaultTests.test_setting_default_is_false ______________', '', '    def test_setting_default_is_false(self) -> None:', '>       self.assertIn(\'setdefault("auto_quarantine_corrupted", False)\', content)'], ['Assertion Error', 'Test Failure']],
+    ['Gradle asked for a task the project does not define', ['* What went wrong:', "Could not determine the dependencies of task ':app:preBuild'.", "> Task with path ':app:scripts:downloadModels' not found in project ':app'."], ['Configuration Error']],
+    ["Dart's parse error and what it leaves behind", ["lib/main.dart:176:13: Error: Expected '(' after this.", "lib/main.dart:176:13: Error: Couldn't find constructor 'pattern'.", "lib/main.dart:176:21: Error: Can't assign to this."], ['Syntax Error']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
