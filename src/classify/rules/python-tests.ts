@@ -42,10 +42,13 @@ export const PYTHON_TEST_RULES: Rule[] = [
   },
   {
     // The source line pytest marks with `>` in a failure's report, when it is an assertion (a report cut before its
-    // `E` lines, as a log quoted or stored in part is).
+    // `E` lines, as a log quoted or stored in part is). An assert whose expression raised has an `E` line another
+    // rule reads: the marked line yields to it.
     id: 'pytest-failing-assert-line',
     type: 'Assertion Error',
+    also: 'Test Failure',
     tool: 'pytest',
+    yieldsTo: ['Runtime Error', 'Dependency Issues', 'Syntax Error', 'Type Checking', 'Environment Error', 'Configuration Error'],
     commandPattern: CMD.pytest,
     linePattern: /^>\s+(?:assert\b|self\.assert[A-Z]\w*\()/,
     context: { before: 2 },

@@ -35,6 +35,7 @@ describe('fourteenth pass', () => {
     ['a Gradle Kotlin script that parses but does not compile', ['e: file:///w/app/build.gradle.kts:12:5: Unresolved reference: libs', '', '* What went wrong:', 'Script compilation error:'], ['Configuration Error']],
     ['PHPStan-style closing line from another tool', [' [ERROR] Found 3 errors'], []],
     ['lychee with no errors', ['| 🚫 Errors     | 0     |'], []],
+    ["pytest's marked assert whose expression raised", ['________________________________ test_ratio ________________________________', '', '    def test_ratio():', '>       assert ratio(1, 0) == 0', '', 'tests/test_calc.py:5: ', '_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _', '', '    def ratio(a, b):', '>       return a / b', 'E       ZeroDivisionError: division by zero', '', 'src/calc.py:2: ZeroDivisionError', '=========================== short test summary info ============================', 'FAILED tests/test_calc.py::test_ratio - ZeroDivisionError: division by zero'], ['Runtime Error', 'Test Failure']],
   ] as const)('not: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
