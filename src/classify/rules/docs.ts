@@ -41,4 +41,15 @@ export const DOC_RULES: Rule[] = [
     linePattern: /Could not import extension \S+ \(exception: No module named /,
     example: { command: 'sphinx-build -W docs docs/_build', lines: ['Extension error:', 'Could not import extension sphinxarg.ext (exception: No module named sphinxarg.ext)'] },
   },
+  {
+    // Sphinx's warnings without the line number docutils-diagnostic reads (`index.rst: WARNING: toctree contains ref
+    // to nonexisting file`, after the docname being read) in a failed step that printed nothing else a rule knows: a
+    // build run with -W or Read the Docs' fail_on_warning.
+    id: 'sphinx-warnings',
+    type: 'Doc/Docstring',
+    tool: 'sphinx',
+    linePattern: /(?:^|\s)\S+\.(?:rst|md|txt|ipynb): WARNING: /,
+    fallback: true,
+    example: { command: 'make html', lines: ["generated/gwa_to_slit-0.7.0 /w/docs/transforms/index.rst: WARNING: toctree contains ref to nonexisting file 'generated/gwa_to_slit-0.7.0'"] },
+  },
 ];

@@ -26,6 +26,7 @@ describe('fourteenth pass', () => {
     ["pytest's marked assertion line in a report cut before its E lines", ['================================== FAILURES ===================================', '_____________ SettingsDefaultTests.test_setting_default_is_false ______________', '', '    def test_setting_default_is_false(self) -> None:', '>       self.assertIn(\'setdefault("auto_quarantine_corrupted", False)\', content)'], ['Assertion Error', 'Test Failure']],
     ['Gradle asked for a task the project does not define', ['* What went wrong:', "Could not determine the dependencies of task ':app:preBuild'.", "> Task with path ':app:scripts:downloadModels' not found in project ':app'."], ['Configuration Error']],
     ["Dart's parse error and what it leaves behind", ["lib/main.dart:176:13: Error: Expected '(' after this.", "lib/main.dart:176:13: Error: Couldn't find constructor 'pattern'.", "lib/main.dart:176:21: Error: Can't assign to this."], ['Syntax Error']],
+    ["Sphinx's warnings when nothing else explains the failed step", ["generated/jwst/gwa_to_slit-0.7.0 /home/docs/checkouts/latest/docs/jwst/transforms/index.rst: WARNING: toctree contains ref to nonexisting file 'generated/jwst/gwa_to_slit-0.7.0'"], ['Doc/Docstring']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
@@ -36,6 +37,7 @@ describe('fourteenth pass', () => {
     ['PHPStan-style closing line from another tool', [' [ERROR] Found 3 errors'], []],
     ['lychee with no errors', ['| 🚫 Errors     | 0     |'], []],
     ["pytest's marked assert whose expression raised", ['________________________________ test_ratio ________________________________', '', '    def test_ratio():', '>       assert ratio(1, 0) == 0', '', 'tests/test_calc.py:5: ', '_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _', '', '    def ratio(a, b):', '>       return a / b', 'E       ZeroDivisionError: division by zero', '', 'src/calc.py:2: ZeroDivisionError', '=========================== short test summary info ============================', 'FAILED tests/test_calc.py::test_ratio - ZeroDivisionError: division by zero'], ['Runtime Error', 'Test Failure']],
+    ["Sphinx's warnings without a line number beside the failure a rule explains", ['/w/docs/index.rst: WARNING: toctree contains ref to nonexisting file', 'FAILED tests/test_calc.py::test_add - assert 1 == 2', '========================= 1 failed, 3 passed in 0.12s ========================='], ['Assertion Error', 'Test Failure']],
   ] as const)('not: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
