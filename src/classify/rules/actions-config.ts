@@ -6,7 +6,10 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'actions-token-permission',
     type: 'Configuration Error',
     tool: 'actions',
-    linePattern: /Resource not accessible by integration|Permission to \S+ denied to github-actions\[bot\]|GitHub Actions is not permitted to create or approve pull requests|refusing to allow a GitHub App to create or update workflow|^remote: Write access to repository not granted/,
+    // actions-rs/clippy-check reports that it could not write its annotations (a fork's token) and prints the
+    // results instead: its verdict is clippy's, not the token's.
+    disarmPattern: /^Clippy results: \d+ ICE, /,
+    linePattern: /Resource not accessible by integration|missing or insufficient OIDC token permissions|Permission to \S+ denied to github-actions\[bot\]|GitHub Actions is not permitted to create or approve pull requests|refusing to allow a GitHub App to create or update workflow|^remote: Write access to repository not granted/,
     context: { before: 1, after: 1 },
     example: { command: 'gh release create v1.0.0', lines: ['##[error]Resource not accessible by integration'] },
   },
@@ -14,7 +17,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'actions-workflow-setup',
     type: 'Configuration Error',
     tool: 'actions',
-    linePattern: /^(?:##\[error\])?(?:Unable to resolve action `|Unable to process file command '\w+' successfully|Invalid format '|Get Pages site failed|Path does not exist: |jarsigner: unable to open jar file: )|This request has been automatically failed because it uses a deprecated version of|\$GITHUB_STEP_SUMMARY upload aborted|No file in \S+ matched to \[|failed with status: 403\b|^\s*(?:Error: )?We were unable to automatically build your code/,
+    linePattern: /Failed to create deployment \(status: 404\)|^(?:##\[error\])?(?:Unable to resolve action `|Unable to process file command '\w+' successfully|Invalid format '|Get Pages site failed|Path does not exist: |jarsigner: unable to open jar file: )|This request has been automatically failed because it uses a deprecated version of|\$GITHUB_STEP_SUMMARY upload aborted|No file in \S+ matched to \[|failed with status: 403\b|^\s*(?:Error: )?We were unable to automatically build your code/,
     example: { command: 'echo "name=value" >> "$GITHUB_OUTPUT"', lines: ["##[error]Unable to process file command 'output' successfully."] },
   },
   {
@@ -33,16 +36,16 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'git-workspace-state',
     type: 'Configuration Error',
     tool: 'git',
-    linePattern: /^(?:failed to run git: )?fatal: not a git repository|cannot pull with rebase: You have unstaged changes|error: pathspec '[^']*' did not match any file\(s\) known to git|^error: failed to push some refs to/,
+    linePattern: /^(?:failed to run git: )?fatal: not a git repository|cannot pull with rebase: You have unstaged changes|error: pathspec '[^']*' did not match any file\(s\) known to git|^error: failed to push some refs to|^fatal: You are not currently on a branch\.$/,
     example: { command: 'git pull --rebase && git push', lines: ['error: cannot pull with rebase: You have unstaged changes.'] },
   },
   {
     // A Gradle build script that does not compile is the build's configuration, unless its compiler said it does
-    // not parse (kotlin-syntax, tried later, reads those lines).
+    // not parse (kotlin-syntax, tried later, reads those lines; what a parse error leaves behind yields to it).
     id: 'gradle-script-compilation',
     type: 'Configuration Error',
     tool: 'gradle',
-    linePattern: /Script compilation errors?:/,
+    linePattern: /Script compilation errors?:|^e: (?:file:\/\/)?\S+\.gradle\.kts:(?!\d+:\d+:? (?:Expecting |Unexpected tokens|Unclosed comment|Missing '))/,
     yieldsTo: ['Syntax Error'],
     context: { after: 3 },
     example: { command: './gradlew assembleDebug', lines: ['* What went wrong:', 'Script compilation error:', '', "  Line 12: android { compileSdk = libs.versions.sdk }", '                                      ^ Unresolved reference: libs'] },
@@ -56,10 +59,18 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     example: { command: './gradlew assembleDebug', lines: ['* What went wrong:', 'Could not determine the dependencies of task \':app:preBuild\'.', "> Task with path ':app:scripts:downloadModels' not found in project ':app'."] },
   },
   {
+    // SwiftPM run where the workflow has no Package.swift (no checkout, wrong working directory).
+    id: 'swiftpm-no-manifest',
+    type: 'Configuration Error',
+    tool: 'swift',
+    linePattern: /^error: (?:root manifest not found|Could not find Package\.swift in this directory or any of its parent directories)/,
+    example: { command: 'swift build -v', lines: ['error: root manifest not found'] },
+  },
+  {
     id: 'android-build-config',
     type: 'Configuration Error',
     tool: 'gradle',
-    linePattern: /^e: (?:file:\/\/)?\S+\.gradle\.kts:(?!\d+:\d+:? (?:Expecting |Unexpected tokens|Unclosed comment|Missing '))|Manifest merger failed|Android resource (?:linking|compilation) failed|AAPT: error: |Could not get unknown property '|Inconsistent JVM-target compatibility|contains AndroidX dependencies, but the `android\.useAndroidX` property is not enabled|KeytoolException|^keytool error: |Keystore file '[^']*' not found|Could not create an instance of type com\.android|Could not find or load main class "-/,
+    linePattern: /Manifest merger failed|Android resource (?:linking|compilation) failed|AAPT: error: |Could not get unknown property '|Inconsistent JVM-target compatibility|contains AndroidX dependencies, but the `android\.useAndroidX` property is not enabled|KeytoolException|^keytool error: |Keystore file '[^']*' not found|Could not create an instance of type com\.android|Could not find or load main class "-/,
     context: { after: 1 },
     example: { command: './gradlew assembleDebug', lines: ["Execution failed for task ':app:processDebugMainManifest'.", '> Manifest merger failed with multiple errors, see logs'] },
   },
@@ -118,7 +129,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'publish-deploy-credentials',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /^npm (?:ERR!|error) code ENEEDAUTH$|^npm (?:ERR!|error) need auth This command requires you to be logged in|is not authorized to perform: [\w-]+:\w+|You are not authorized to perform this operation\.|^npm (?:ERR!|error) 40[34] (?:40[34] )?(?:Not Found|Forbidden)[^-]*- PUT https?:\/\/|Authentication credentials are missing or invalid\.|failed to push \S+: .{0,400}\b(?:401 Unauthorized|403 Forbidden)|^Permission denied, please try again\.$/,
+    linePattern: /^npm (?:ERR!|error) code ENEEDAUTH$|^npm (?:ERR!|error) need auth This command requires you to be logged in|is not authorized to perform: [\w-]+:\w+|You are not authorized to perform this operation\.|^npm (?:ERR!|error) 40[34] (?:40[34] )?(?:Not Found|Forbidden)[^-]*- PUT https?:\/\/|Authentication credentials are missing or invalid\.|failed to push \S+: .{0,400}\b(?:401 Unauthorized|403 Forbidden|denied: installation not allowed to Write organization package|denied: permission_denied: write_package)|^Permission denied, please try again\.$/,
     example: { command: 'npm publish', lines: ['npm error code ENEEDAUTH', 'npm error need auth This command requires you to be logged in to https://registry.npmjs.org/'] },
   },
   {

@@ -117,7 +117,8 @@ export const COMPILER_TYPE_RULES: Rule[] = [
     id: 'swift-compile-error',
     type: 'Type Checking',
     tool: 'swiftc',
-    linePattern: new RegExp(`^(?:❌\\s+)?(\\S+\\.swift):(\\d+):(\\d+): (?:error: )?${SWIFT_TYPE_MESSAGE}$`),
+    // xcodebuild and swiftc (`path:l:c: error: message`); SwiftPM's swiftbuild puts `error: ` first.
+    linePattern: new RegExp(`^(?:❌\\s+|error: )?(\\S+\\.swift):(\\d+):(\\d+):? (?:error: )?${SWIFT_TYPE_MESSAGE}$`),
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
     example: { command: 'xcodebuild build', lines: ["/w/App/Service.swift:57:24: error: cannot infer contextual base in reference to member 'shared'"] },
   },

@@ -67,7 +67,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     type: 'Configuration Error',
     tool: 'actions',
     // `Error: ` is how the web page and copied logs render the runner's `##[error]`.
-    linePattern: /Invalid workflow file|The workflow is not valid|Unrecognized named-value|^(?:##\[error\]|Error: )?Input required and not supplied: |^(?:##\[error\]|Error: )?Unable to resolve action|^(?:##\[error\]|Error: )?Can't find 'action\.ya?ml'|is not present in repository \S+\.\s+Typo\?/,
+    linePattern: /Invalid workflow file|The workflow is not valid|Unrecognized named-value|^(?:##\[error\]|Error: )?Input required and not supplied: |^(?:##\[error\]|Error: )?(?:Failed to resolve action download info\. Error: )?Unable to resolve action|^(?:##\[error\]|Error: )?Can't find 'action\.ya?ml'|is not present in repository \S+\.\s+Typo\?/,
     example: { command: 'actions/setup-python@v5', lines: ['##[error]Input required and not supplied: python-version'] },
   },
   {

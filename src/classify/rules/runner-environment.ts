@@ -39,7 +39,7 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     id: 'remote-service-error',
     type: 'Environment Error',
     tool: 'network',
-    linePattern: /\b50[0234] (?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out)\b|returned error ?: ?50[0234]\b|Received status code 50[0234] from server|Unknown internal error occurred|toomanyrequests: |HTTP Error 429|Rate limit exceeded/,
+    linePattern: /\b50[0234] (?:Internal Server Error|Bad Gateway|Service Unavailable|Gateway Time-?out)\b|returned error ?: ?50[0234]\b|Received status code 50[0234] from server|Response status code does not indicate success: (?:429|50[0234])\b|^Failed to resolve action download info\. Error: (?:Service Unavailable|Internal Server Error|Bad Gateway|Gateway Time-?out)|Unknown internal error occurred|toomanyrequests: |HTTP Error 429|Rate limit exceeded/,
     yieldsTo: NETWORK_YIELDS,
     example: { command: 'yarn install --frozen-lockfile', lines: ['error Error: https://registry.yarnpkg.com/arg/-/arg-4.1.3.tgz: Request failed "500 Internal Server Error"'] },
   },

@@ -54,6 +54,15 @@ export const TEST_RUNNER_RULES: Rule[] = [
     example: { command: 'npm run test:e2e', lines: ['  1) "before all" hook in "{root}":', "     browserType.launch: Executable doesn't exist at /home/runner/.cache/ms-playwright/chromium-1045/chrome-linux/chrome"] },
   },
   {
+    // vstest (dotnet test) when the test host died under a test: a crash, and a test run that did not finish.
+    id: 'vstest-host-crashed',
+    type: 'Runtime Error',
+    also: 'Test Failure',
+    tool: 'vstest',
+    linePattern: /^The active test run was aborted\. Reason: Test host process crashed|^The active Test Run was aborted because the host process exited unexpectedly/,
+    example: { command: 'dotnet test', lines: ['The active test run was aborted. Reason: Test host process crashed', 'Test Run Aborted.'] },
+  },
+  {
     // xUnit names the exception a test threw on the line after `[FAIL]` (assertions throw Xunit.Sdk's, Shouldly's,
     // Moq's, NSubstitute's or FluentAssertions' exceptions: those are failed assertions, read elsewhere).
     id: 'xunit-test-exception',

@@ -27,6 +27,23 @@ describe('fourteenth pass', () => {
     ['Gradle asked for a task the project does not define', ['* What went wrong:', "Could not determine the dependencies of task ':app:preBuild'.", "> Task with path ':app:scripts:downloadModels' not found in project ':app'."], ['Configuration Error']],
     ["Dart's parse error and what it leaves behind", ["lib/main.dart:176:13: Error: Expected '(' after this.", "lib/main.dart:176:13: Error: Couldn't find constructor 'pattern'.", "lib/main.dart:176:21: Error: Can't assign to this."], ['Syntax Error']],
     ["Sphinx's warnings when nothing else explains the failed step", ["generated/jwst/gwa_to_slit-0.7.0 /home/docs/checkouts/latest/docs/jwst/transforms/index.rst: WARNING: toctree contains ref to nonexisting file 'generated/jwst/gwa_to_slit-0.7.0'"], ['Doc/Docstring']],
+    ['SwiftPM run without a Package.swift', ['/usr/bin/xcrun --sdk macosx --find xctest', 'error: root manifest not found'], ['Configuration Error']],
+    ['a binary built against another macOS', ['Building for debugging...', 'dyld[7460]: Symbol not found: (_$s10Foundation11JSONDecoderC6decode)', "  Referenced from: '/Users/runner/work/h/.build/plugins/tools/debug/GenerateTests'"], ['Environment Error']],
+    ["SwiftPM's build system putting error: first", ["error: /w/AutomergeUniffi/automerge.swift:14:23 cannot find type 'RustBuffer' in scope"], ['Type Checking']],
+    ["cabal's solver", ['cabal: Could not resolve dependencies:', '[__0] trying: cardano-binary-1.5.0.1 (user goal)', '[__2] unknown package: cardano-prelude-test (dependency of cardano-binary *test)'], ['Dependency Issues']],
+    ["vstest's test host crashing", ['The active test run was aborted. Reason: Test host process crashed', 'Test Run Aborted.'], ['Runtime Error', 'Test Failure']],
+    ["setup-android's sdkmanager failing", ["Warning: Failed to find package 'tools'", "Error: The process '/usr/local/lib/android/sdk/cmdline-tools/7.0/bin/sdkmanager' failed with exit code 1"], ['Package Installation Error']],
+    ["the runner rate-limited downloading an action", ["Warning: Failed to download action 'https://api.github.com/repos/o/a/tarball/e3dd'. Error: Response status code does not indicate success: 429 (Too Many Requests).", 'Error: Response status code does not indicate success: 429 (Too Many Requests).'], ['Environment Error']],
+    ["the runner's action lookup answered 503", ['Getting action download info', 'Failed to resolve action download info. Error: Service Unavailable', 'Retrying in 22.535 seconds', 'Error: Failed to resolve action download info.'], ['Environment Error']],
+    ['an action version that does not exist', ['Failed to resolve action download info. Error: Unable to resolve action `o/a@v1.0.1`, unable to find version `v1.0.1`', 'Error: Failed to resolve action download info.'], ['Configuration Error']],
+    ['a workflow token that may not write the organisation package', ['ERROR: failed to build: failed to solve: failed to push ghcr.io/o/r/base:0.0.12: denied: installation not allowed to Write organization package'], ['Configuration Error']],
+    ['trusted publishing without id-token: write', ['OpenID Connect token retrieval failed: GitHub: missing or insufficient OIDC token permissions, the ACTIONS_ID_TOKEN_REQUEST_TOKEN environment variable was unset'], ['Configuration Error']],
+    ['a commit pushed from a detached HEAD', ['[detached HEAD 16b7f81] Update preview', 'fatal: You are not currently on a branch.'], ['Configuration Error']],
+    ['Pages not enabled for deploy-pages', ['Error: Creating Pages deployment failed', 'Error: Error: Failed to create deployment (status: 404) with build version 32ec376. Ensure GitHub Pages has been enabled'], ['Configuration Error']],
+    ["Homebrew's link step", ['==> Pouring python@3.9-3.9.1_1.catalina.bottle.tar.gz', 'Error: The `brew link` step did not complete successfully', 'The formula built, but is not symlinked into /usr/local'], ['Package Installation Error']],
+    ["Poetry's installer", ['Installing Poetry (2.3.1): An error occurred. Removing partial environment.', 'Poetry installation failed.'], ['Package Installation Error']],
+    ["Go's diagnostics as the web view renders problem-matcher errors", ['# go.uber.org/multierr', 'Error: ../../../go/pkg/mod/go.uber.org/multierr@v1.10.0/error.go:224:13: undefined: atomic.Bool', 'Error: ../../../go/pkg/mod/go.uber.org/zap@v1.27.1/internal/pool/pool.go:34:13: syntax error: unexpected any, expecting ]'], ['Syntax Error', 'Type Checking']],
+    ['what a Kotlin script parse error leaves behind', ['e: file:///w/lib/build.gradle.kts:111:13: Expecting an element', "e: file:///w/lib/build.gradle.kts:111:1: Function invocation 'apply()' expected"], ['Syntax Error']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
@@ -38,6 +55,8 @@ describe('fourteenth pass', () => {
     ['lychee with no errors', ['| 🚫 Errors     | 0     |'], []],
     ["pytest's marked assert whose expression raised", ['________________________________ test_ratio ________________________________', '', '    def test_ratio():', '>       assert ratio(1, 0) == 0', '', 'tests/test_calc.py:5: ', '_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _', '', '    def ratio(a, b):', '>       return a / b', 'E       ZeroDivisionError: division by zero', '', 'src/calc.py:2: ZeroDivisionError', '=========================== short test summary info ============================', 'FAILED tests/test_calc.py::test_ratio - ZeroDivisionError: division by zero'], ['Runtime Error', 'Test Failure']],
     ["Sphinx's warnings without a line number beside the failure a rule explains", ['/w/docs/index.rst: WARNING: toctree contains ref to nonexisting file', 'FAILED tests/test_calc.py::test_add - assert 1 == 2', '========================= 1 failed, 3 passed in 0.12s ========================='], ['Assertion Error', 'Test Failure']],
+    ["clippy-check on a fork, which cannot write its annotations", ['Clippy results: 0 ICE, 0 errors, 3 warnings, 0 notes, 0 help', '##[error]Unable to create clippy annotations! Reason: HttpError: Resource not accessible by integration', 'It seems that this Action is executed from the forked repository.'], []],
+    ["CMake's status line for an optional package", ['-- Could NOT find PathFerris (missing: PathFerris_LIBRARIES) ', '-- Configuring done'], []],
   ] as const)('not: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
