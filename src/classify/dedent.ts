@@ -4,9 +4,10 @@ const LEAD = /^[ \t]*/;
 
 /**
  * Output quoted in an issue or a pull request is often indented as a whole (a list item's code block, a quote cut
- * from an indented log): rules anchored at the tool's own line start would miss every line of it. When every
- * non-blank line of a step opens with the same whitespace, that common indent goes; relative indents stay. A
- * benchmark tail cut inside indented output keeps its indent: its runner's exit line is not indented.
+ * from an indented log): rules anchored at the tool's own line start would miss every line of it. The longest
+ * whitespace prefix that every non-blank line of a step shares goes; relative indents stay. A GitHub log's failing
+ * step ends with the runner's unindented `##[error]Process completed …`, and a benchmark tail with its exit line, so
+ * only pasted output without them is changed.
  */
 export function dedentLines(lines: readonly LogLine[]): readonly LogLine[] {
   let common: string | undefined;
@@ -22,7 +23,7 @@ export function dedentLines(lines: readonly LogLine[]): readonly LogLine[] {
     }
     if (common === '') return lines;
   }
-  if (common === undefined || common === '') return lines;
-  const cut = common.length;
-  return lines.map((l) => (l.text.length >= cut && l.text.startsWith(common) ? { line: l.line, text: l.text.slice(cut) } : l));
+  if (common === undefined) return lines;
+  const prefix = common;
+  return lines.map((l) => (l.text.startsWith(prefix) ? { line: l.line, text: l.text.slice(prefix.length) } : l));
 }

@@ -3,6 +3,7 @@ import { CLEANUP_TITLES, SETUP_TITLE, clearAnnotatedSteps, inferFailingStep } fr
 import { mapSteps } from './map-steps.js';
 import { ghColumns, skipBom, stampLength } from './line-prefix.js';
 import { dedentLines } from './dedent.js';
+import { toolLine } from './tool-line.js';
 import { normalizeLine } from './normalize-line.js';
 import { readChunks } from './read-chunks.js';
 import type { Rule } from './rules/rule.js';
@@ -188,9 +189,6 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
   };
 }
 
-const WEB_VIEW_ERROR = /^Error: (?=\S+?:\d+:\d+:? )/;
-const toolLine = (text: string): string => (text.startsWith('##[error]') ? text.slice(9) : text.startsWith('Error: ') ? text.replace(WEB_VIEW_ERROR, '') : text);
-
 /** Ends a step: runs the rules over the kept output of a step that printed `##[error]`. */
 function finishStep(b: StepBuilder, index: number, rules: readonly Rule[], keepTailLines: number, speculative: boolean): ParsedStep {
   const kept: LogLine[] = [];
@@ -202,10 +200,8 @@ function finishStep(b: StepBuilder, index: number, rules: readonly Rule[], keepT
     const keepFrom = lines.length - keepTailLines;
     for (let i = Math.max(0, keepFrom); i < lines.length; i++) kept.push(lines[i] as LogLine);
     if (rules.length > 0) {
-      // Rules read each tool's own line: problem matchers turn tool output into `##[error]<tool line>` (warnings
-      // keep their marker, so a tool's warnings are not read as its errors; the web view shows the marker as
-      // `Error: `, kept off a compiler's `path:line:col:` diagnostic), and a monorepo runner's package prefix goes
-      // after that marker.
+      // Rules read each tool's own line (tool-line.ts), behind a monorepo runner's package prefix, and output
+      // quoted with an indent on every line without it.
       const toolLines = dedentLines(stripTaskPrefixes(lines.map(({ line, text }) => ({ line, text: toolLine(text) }))));
       // Wrappers (make, tox, nox, scripts) hide the tool: its output names it.
       const compiled = compileRules(rules, `${b.command}\n${detectTools(toolLines)}`);

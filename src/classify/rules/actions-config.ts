@@ -6,10 +6,9 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'actions-token-permission',
     type: 'Configuration Error',
     tool: 'actions',
-    // actions-rs/clippy-check reports that it could not write its annotations (a fork's token) and prints the
-    // results instead: its verdict is clippy's, not the token's.
-    disarmPattern: /^Clippy results: \d+ ICE, /,
-    linePattern: /Resource not accessible by integration|missing or insufficient OIDC token permissions|Permission to \S+ denied to github-actions\[bot\]|GitHub Actions is not permitted to create or approve pull requests|refusing to allow a GitHub App to create or update workflow|^remote: Write access to repository not granted/,
+    // actions-rs/clippy-check on a fork reports that it could not write its annotations and prints the results instead
+    // (its verdict is clippy's); a token refused anywhere else, and clippy-check's own rethrow, are the workflow's.
+    linePattern: /^(?!Unable to create clippy annotations! ).*?Resource not accessible by integration|missing or insufficient OIDC token permissions|Permission to \S+ denied to github-actions\[bot\]|GitHub Actions is not permitted to create or approve pull requests|refusing to allow a GitHub App to create or update workflow|remote: Write access to repository not granted/,
     context: { before: 1, after: 1 },
     example: { command: 'gh release create v1.0.0', lines: ['##[error]Resource not accessible by integration'] },
   },
@@ -45,18 +44,10 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'gradle-script-compilation',
     type: 'Configuration Error',
     tool: 'gradle',
-    linePattern: /Script compilation errors?:|^e: (?:file:\/\/)?\S+\.gradle\.kts:(?!\d+:\d+:? (?:Expecting |Unexpected tokens|Unclosed comment|Missing '))/,
+    linePattern: /Script compilation errors?:|^e: (?:file:\/\/)?\S+\.gradle\.kts:(?!\d+:\d+:? (?:Syntax error: )?(?:Expecting |Unexpected tokens|Unclosed comment|Missing '))/,
     yieldsTo: ['Syntax Error'],
     context: { after: 3 },
     example: { command: './gradlew assembleDebug', lines: ['* What went wrong:', 'Script compilation error:', '', "  Line 12: android { compileSdk = libs.versions.sdk }", '                                      ^ Unresolved reference: libs'] },
-  },
-  {
-    // Gradle asked for a task or a build the project does not define: the workflow's command or the build's wiring.
-    id: 'gradle-task-not-found',
-    type: 'Configuration Error',
-    tool: 'gradle',
-    linePattern: /^> Task (?:with path )?'[^']+' not found in (?:root )?project\b|^Directory '?\S+?'? does not contain a Gradle build\.?$/,
-    example: { command: './gradlew assembleDebug', lines: ['* What went wrong:', 'Could not determine the dependencies of task \':app:preBuild\'.', "> Task with path ':app:scripts:downloadModels' not found in project ':app'."] },
   },
   {
     // SwiftPM run where the workflow has no Package.swift (no checkout, wrong working directory).
@@ -65,6 +56,14 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     tool: 'swift',
     linePattern: /^error: (?:root manifest not found|Could not find Package\.swift in this directory or any of its parent directories)/,
     example: { command: 'swift build -v', lines: ['error: root manifest not found'] },
+  },
+  {
+    // chart-testing could not diff the branch against the target (a shallow checkout): the workflow's setup.
+    id: 'chart-testing-git',
+    type: 'Configuration Error',
+    tool: 'chart-testing',
+    linePattern: /Error identifying charts to process: Error running process: exit status \d+/,
+    example: { command: 'ct lint --target-branch main', lines: ['Error: Error linting charts: Error identifying charts to process: Error running process: exit status 128'] },
   },
   {
     id: 'android-build-config',

@@ -45,7 +45,7 @@ export const COMPILER_SYNTAX_RULES: Rule[] = [
     id: 'kotlin-syntax',
     type: 'Syntax Error',
     tool: 'kotlinc',
-    linePattern: /^e: (?:file:\/\/)?(\S+\.kts?):(\d+):(\d+):? (Expecting .*|Unexpected tokens.*|Unclosed comment.*|Missing '.*)$/,
+    linePattern: /^e: (?:file:\/\/)?(\S+\.kts?):(\d+):(\d+):? ((?:Syntax error: )?(?:Expecting .*|Unexpected tokens.*|Unclosed comment.*|Missing '.*))$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
     example: { command: './gradlew assembleDebug', lines: ["e: file:///w/app/src/Main.kt:10:5 Expecting ')'"] },
   },
@@ -152,18 +152,21 @@ export const COMPILER_TYPE_RULES: Rule[] = [
     id: 'dart-analyzer-error',
     type: 'Type Checking',
     tool: 'dart',
-    // The front end reports what a parse error leaves behind (`Couldn't find constructor`, `Can't assign to this.`)
-    // under it: those are not the code's type errors.
-    yieldsTo: ['Syntax Error'],
-    // `dart analyze` (`error - path:l:c - message - code`), `flutter analyze` (`error • message • path:l:c • code`), the CFE.
-    linePattern: /^\s*(?:\[[\w-]+\]:\s+)?error - (\S+\.dart):(\d+):(\d+) - (.*)$|^(\S+\.dart):(\d+):(\d+): Error: (.*)$|^\s*(?:\[[\w-]+\]:\s+)?error \u2022 (.*?) \u2022 (\S+\.dart):(\d+):(\d+) \u2022 [\w_]+$/,
-    findingParser: (m) =>
-      m[1] !== undefined
-        ? fileLineFinding({ path: 1, line: 2, column: 3, message: 4 })(m)
-        : m[5] !== undefined
-          ? fileLineFinding({ path: 5, line: 6, column: 7, message: 8 })(m)
-          : fileLineFinding({ path: 10, line: 11, column: 12, message: 9 })(m),
+    // `dart analyze` (`error - path:l:c - message - code`), `flutter analyze` (`error • message • path:l:c • code`).
+    linePattern: /^\s*(?:\[[\w-]+\]:\s+)?error - (\S+\.dart):(\d+):(\d+) - (.*)$|^\s*(?:\[[\w-]+\]:\s+)?error \u2022 (.*?) \u2022 (\S+\.dart):(\d+):(\d+) \u2022 [\w_]+$/,
+    findingParser: (m) => (m[1] !== undefined ? fileLineFinding({ path: 1, line: 2, column: 3, message: 4 })(m) : fileLineFinding({ path: 6, line: 7, column: 8, message: 5 })(m)),
     example: { command: 'dart analyze', lines: ["  error - lib/src/a.dart:26:20 - Undefined name 'Random'. - undefined_identifier"] },
+  },
+  {
+    // The compiler front end (`path:l:c: Error: message`, flutter build, dart compile): it reports what a parse error
+    // leaves behind (`Couldn't find constructor`, `Can't assign to this.`) under it, and those are not type errors.
+    id: 'dart-cfe-error',
+    type: 'Type Checking',
+    tool: 'dart',
+    linePattern: /^(\S+\.dart):(\d+):(\d+): Error: (.*)$/,
+    yieldsTo: ['Syntax Error'],
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+    example: { command: 'flutter build apk', lines: ["lib/main.dart:12:5: Error: The getter 'x' isn't defined for the class 'A'."] },
   },
   {
     id: 'nextjs-type-error',
@@ -177,7 +180,8 @@ export const COMPILER_TYPE_RULES: Rule[] = [
     id: 'scala-compile-error',
     type: 'Type Checking',
     tool: 'scalac',
-    linePattern: /^\[error\] (?:-- \[E\d+\] \w+ Error: )?(\S+\.scala):(\d+):(\d+):? (.*)$/,
+    // Scala 2 (`[error] path:l:c: message`) and Scala 3's headers (`[error] -- [E007] Type Mismatch Error: path:l:c`).
+    linePattern: /^\[error\] (?:-- \[E\d+\] [\w ]+ Error: )?(\S+\.scala):(\d+):(\d+):? (.*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
     example: { command: 'sbt test', lines: ['[error] /w/src/main/scala/App.scala:12:5: type mismatch;'] },
   },

@@ -147,6 +147,17 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     example: { command: 'cargo test', lines: ["thread 'tests::parses' panicked at src/lib.rs:10:5:", 'called `Result::unwrap()` on an `Err` value: ParseError'] },
   },
   {
+    // A failed test's output under its `---- name stdout ----` heading (a log cut after the heading); with
+    // `--show-output`, passed tests' output comes first under `successes:`.
+    id: 'cargo-test-stdout-heading',
+    type: 'Test Failure',
+    tool: 'cargo',
+    commandPattern: CMD.cargo,
+    linePattern: /^---- [\w:]+ stdout ----$/,
+    disarmPattern: /^successes:$/,
+    example: { command: 'cargo test', lines: ['---- tests::parses stdout ----', "thread 'tests::parses' panicked at src/lib.rs:10:5:"] },
+  },
+  {
     // Go's testing package recovers a test's panic and panics again with `[recovered]`: the test crashed.
     id: 'go-test-panic',
     type: 'Runtime Error',
@@ -161,8 +172,8 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     type: 'Test Failure',
     tool: 'cargo',
     commandPattern: CMD.cargo,
-    // libtest lists the failed tests' output under `failures:` (only when a test failed), each under `---- name stdout ----`.
-    linePattern: /^test \S+ \.\.\. FAILED$|^test result: FAILED\.|^failures:$|^---- [\w:]+ stdout ----$/,
+    // libtest lists the failed tests' output under `failures:` (only when a test failed).
+    linePattern: /^test \S+ \.\.\. FAILED$|^test result: FAILED\.|^failures:$/,
     example: { command: 'cargo test', lines: ['test tests::adds ... FAILED'] },
   },
   {
@@ -174,23 +185,25 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     example: { command: 'mvn -B test', lines: ['org.opentest4j.AssertionFailedError: expected: <4> but was: <5>'] },
   },
   {
-    // Surefire's summary names each failed test with what ended it: `Class.method:42 » NullPointer` is an exception
-    // the test threw (Surefire drops `Exception`), `Class.method:42 expected:<1> but was:<2>` an assertion.
-    // Maven's `[ERROR]` reads `Error: ` on GitHub Actions.
-    id: 'surefire-test-exception',
-    type: 'Runtime Error',
-    also: 'Test Failure',
-    tool: 'surefire',
-    linePattern: /^(?:\[ERROR\]|Error:)\s+(?:[\w$]+\.)+[\w$]+:\d+ » (?!Assertion|AssertionFailed|ComparisonFailure|MultipleFailures|Timeout|TestTimedOut)\w+/,
-    example: { command: 'mvn -B verify', lines: ['Error:  Failures: ', 'Error:    UriTest.testUriTrimmedUrl:54 » NullPointer'] },
-  },
-  {
+    // Surefire's one-line summary of a failed test (`Class.method:42`, `Class>Base.setUp:20`, `->helper:72` frames; see
+    // its newerrorsummary.md; Maven's `[ERROR]` reads `Error: ` on GitHub Actions): a comparison's `expected:<1> but
+    // was:<2>` (a message may come first) or an assertion or Mockito verification thrown below the method (`»`).
     id: 'surefire-test-assertion',
     type: 'Assertion Error',
     also: 'Test Failure',
     tool: 'surefire',
-    linePattern: /^(?:\[ERROR\]|Error:)\s+(?:[\w$]+\.)+[\w$]+:\d+(?: » (?:Assertion|AssertionFailed|ComparisonFailure)\w*| expected:? ?<.*> but was:? ?<)/,
-    example: { command: 'mvn -B verify', lines: ['[ERROR]   CalcTest.adds:12 expected:<4> but was:<5>'] },
+    linePattern: /^(?:\[ERROR\]|Error:)\s+[\w$.>]+:\d+(?:->[\w$.]+:\d+)*(?: » (?:Assertion\w*|ComparisonFailure|MultipleFailures\w*|WantedButNotInvoked|TooFewActualInvocations|TooManyActualInvocations|ArgumentsAreDifferent|NeverWantedButInvoked|NoInteractionsWanted)\b| .*?expected:? ?<.*> but was:? ?<)/,
+    example: { command: 'mvn -B verify', lines: ['[ERROR]   CalcTest.adds:12 sum ==> expected: <4> but was: <5>'] },
+  },
+  {
+    // Any other exception thrown below the test method (Surefire drops `Exception`: `» NullPointer`); time-outs are
+    // failed tests only.
+    id: 'surefire-test-exception',
+    type: 'Runtime Error',
+    also: 'Test Failure',
+    tool: 'surefire',
+    linePattern: /^(?:\[ERROR\]|Error:)\s+[\w$.>]+:\d+(?:->[\w$.]+:\d+)* » (?!ConditionTimeout|Timeout|TestTimedOut)\w+/,
+    example: { command: 'mvn -B verify', lines: ['Error:  Failures: ', 'Error:    UriTest.testUriTrimmedUrl:54->helper:72 » NullPointer'] },
   },
   {
     id: 'java-test-failed',

@@ -70,6 +70,26 @@ export const FALLBACK_RULES: Rule[] = [
     fallback: true,
     example: { command: 'pre-commit run --all-files', lines: ['Sort imports in notebooks...........................................Failed', '- hook id: nbqa-isort', '- files were modified by this hook'] },
   },
+  {
+    // A Dockerfile `RUN` of an installer that failed with no message another rule reads (BuildKit prints the
+    // command it ran): the install failed.
+    id: 'docker-run-install-failed',
+    type: 'Package Installation Error',
+    tool: 'docker',
+    linePattern: /failed to solve: process "\/bin\/(?:ba)?sh -c [^"]*\b(?:apt-get (?:-\S+ )*install|apt (?:-\S+ )*install|apk (?:-\S+ )*add|yum (?:-\S+ )*install|dnf (?:-\S+ )*install|pip3? install|npm (?:ci|install)|yarn install|pnpm install)\b[^"]*" did not complete successfully/,
+    fallback: true,
+    example: { command: 'docker/build-push-action@v6', lines: ['ERROR: failed to build: failed to solve: process "/bin/sh -c apt-get update -qq && apt-get install -qq -y dumb-init" did not complete successfully: exit code: 100'] },
+  },
+  {
+    // CMake's status line for a package find_package did not find: when the step printed nothing else a rule reads
+    // (the project's own `message(FATAL_ERROR "OpenSSL is required")`), the missing package explains it.
+    id: 'cmake-package-not-found-status',
+    type: 'Dependency Issues',
+    tool: 'cmake',
+    linePattern: /^-- Could NOT find \w+/,
+    fallback: true,
+    example: { command: 'cmake -B build', lines: ['-- Could NOT find OpenSSL (missing: OPENSSL_CRYPTO_LIBRARY)', 'CMake Error at CMakeLists.txt:10 (message):', '  OpenSSL is required'] },
+  },
   byCommand('exit-pre-commit', 'Code Linting', 'pre-commit', CMD.preCommit, 'pre-commit run --all-files'),
   byCommand('exit-pytest', 'Test Failure', 'pytest', CMD.pytest, 'python -m pytest', EXIT_TESTS_FAILED),
   byCommand('exit-jest', 'Test Failure', 'jest', CMD.jest, 'npm test'),

@@ -3,6 +3,7 @@ import { COMPILER_SYNTAX_RULES, COMPILER_TYPE_RULES } from './compilers.js';
 import { DOC_RULES } from './docs.js';
 import { ECOSYSTEM_RULES } from './ecosystems.js';
 import { ENVIRONMENT_RULES, RUNTIME_RULES } from './environment.js';
+import { EXTRA_ECOSYSTEM_RULES } from './extra-ecosystems.js';
 import { FALLBACK_RULES } from './fallback.js';
 import { PACKAGE_MANAGER_RULES } from './package-managers.js';
 import { PYTHON_BUILD_RULES } from './python-build.js';
@@ -36,6 +37,7 @@ export const RULES: readonly Rule[] = [
   ...DOC_RULES,
   ...COMPILER_SYNTAX_RULES,
   ...ECOSYSTEM_RULES,
+  ...EXTRA_ECOSYSTEM_RULES,
   ...SOURCED_BEFORE_TYPE_RULES,
   ...COMPILER_TYPE_RULES,
   ...RUNTIME_RULES,

@@ -26,7 +26,7 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     id: 'other-resolvers',
     type: 'Dependency Issues',
     tool: 'resolver',
-    linePattern: /Your requirements could not be resolved to an installable set of packages|^(?:Error: )?cabal(?:\.exe)?: Could not resolve dependencies:|Bundler could not find compatible versions|Could not find gem '[^']+' in|error: Dependencies could not be resolved|Because \S+ depends on .* version solving failed|Conflicting dependencies|incompatible dependency versions?/,
+    linePattern: /::\s+UNRESOLVED DEPENDENCIES\s+::|Your requirements could not be resolved to an installable set of packages|^(?:Error: )?cabal(?:-[\d.]+)?(?:\.exe)?: Could not resolve dependencies:|^(?:Error: )?\[Cabal-7107\]|Bundler could not find compatible versions|Could not find gem '[^']+' in|error: Dependencies could not be resolved|Because \S+ depends on .* version solving failed|Conflicting dependencies|incompatible dependency versions?/,
     context: { after: 3 },
     example: { command: 'composer install', lines: ['Your requirements could not be resolved to an installable set of packages.'] },
   },
@@ -38,7 +38,8 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     example: { command: 'npm run build', lines: ["Module not found: Can't resolve 'stripe'"] },
   },
   {
-    // CMake's `-- Could NOT find X` is an optional package's status line; a required one's is an error's message.
+    // CMake's `-- Could NOT find X` is an optional package's status line (a fallback below); a required one's is an
+    // error's message.
     id: 'native-package-missing',
     type: 'Dependency Issues',
     tool: 'cmake',
@@ -95,7 +96,7 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     id: 'package-fetch-failed',
     type: 'Package Installation Error',
     tool: 'package-manager',
-    linePattern: /^npm (?:ERR!|error) (?:code 128|An unknown git error occurred)|error NU110[123]: Unable to find (?:a stable )?package |patch-package finished with \d+ error|E: (?:Package '[^']+' has no installation candidate|Unable to locate package )|^N: Unable to locate package |hash mismatch in fixed-output derivation|HTTP Error 404: Not Found|ERROR 404: Not Found|The requested URL returned error: 404|Command failed: .*sdkmanager|The process '[^']*sdkmanager(?:\.bat)?' failed with exit code \d+|RR_PNPM_(?:FETCH_404|TARBALL_INTEGRITY|NO_MATCHING_VERSION)|Couldn't find package "[^"]+" on the "npm" registry|^ERROR:\s+Error installing \S+|^error: failed to download from `|^Gem::(?:\w+::)*\w+Error: |^(?:::+\s+)?error: failed to compile `[^`]+ v\d[^`]*`|^Error when bootstrapping CMake:|^Error: The `brew link` step did not complete successfully|^Poetry installation failed\.$|cabal(?:\.exe|-[\d.]+)?: Failed to build (?:exe:)?\S+ (?:from \S+ )?\(which is required|^npm (?:ERR!|error) Cannot read propert(?:y '|ies of )|Error: (?:\S+: )?Failed to download resource "|^\s*ChefBuildError$|Backend subprocess exited when trying to invoke build_wheel|Failed to execute '.*node-(?:pre-)?gyp(?:\.js)? |^Error: Command "(?:npm|yarn|pnpm) (?:install|ci)" exited with \d+|^npm (?:ERR!|error) network This is a problem related to network connectivity|^E: Failed to fetch \S+\s+404\s+Not Found|^error \S+\/node_modules\/\S+: Command failed\.$/,
+    linePattern: /^npm (?:ERR!|error) (?:code 128|An unknown git error occurred)|error NU110[123]: Unable to find (?:a stable )?package |patch-package finished with \d+ error|E: (?:Package '[^']+' has no installation candidate|Unable to locate package )|^N: Unable to locate package |hash mismatch in fixed-output derivation|HTTP Error 404: Not Found|ERROR 404: Not Found|The requested URL returned error: 404|Command failed: .*sdkmanager|The process '[^']*sdkmanager(?:\.bat)?' failed with exit code \d+|RR_PNPM_(?:FETCH_404|TARBALL_INTEGRITY|NO_MATCHING_VERSION)|Couldn't find package "[^"]+" on the "npm" registry|^ERROR:\s+Error installing \S+|^error: failed to download from `|^Gem::(?:\w+::)*\w+Error: |^(?:::+\s+)?error: failed to compile `[^`]+ v\d[^`]*`|^Error when bootstrapping CMake:|^Error: The `brew link` step did not complete successfully|^Poetry installation failed\.$|^\s*! Failed to build source package \S+\.$|cabal(?:\.exe|-[\d.]+)?: Failed to build (?:exe:)?\S+ (?:from \S+ )?\(which is required|^npm (?:ERR!|error) Cannot read propert(?:y '|ies of )|Error: (?:\S+: )?Failed to download resource "|^\s*ChefBuildError$|Backend subprocess exited when trying to invoke build_wheel|Failed to execute '.*node-(?:pre-)?gyp(?:\.js)? |^Error: Command "(?:npm|yarn|pnpm) (?:install|ci)" exited with \d+|^npm (?:ERR!|error) network This is a problem related to network connectivity|^E: Failed to fetch \S+\s+404\s+Not Found|^error \S+\/node_modules\/\S+: Command failed\.$/,
     context: { after: 2 },
     example: { command: 'sudo apt-get install -y libgl1-mesa-glx', lines: ["E: Package 'libgl1-mesa-glx' has no installation candidate"] },
   },
@@ -111,12 +112,12 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     example: { command: 'npm ci', lines: ['npm error code 1', 'npm error path /home/runner/work/app/app/node_modules/node-sass', 'npm error command failed', 'npm error command sh -c node scripts/build.js'] },
   },
   {
-    // libsolv's report (dnf, rpm-ostree, zypper): the packages asked for cannot be installed together.
+    // libsolv's report as dnf and rpm-ostree print it: the packages asked for cannot be installed together.
     id: 'rpm-depsolve',
     type: 'Dependency Issues',
     also: 'Package Installation Error',
     tool: 'dnf',
-    linePattern: /Could not depsolve transaction|^\s*Problem(?: \d+)?: conflicting requests$/,
+    linePattern: /Could not depsolve transaction|^\s*Problem(?: \d+)?: (?:conflicting requests$|package \S+ requires .+, but none of the providers can be installed)|^\s*- cannot install the best candidate for the job$/,
     context: { after: 2 },
     example: { command: 'sudo dnf install -y grub2-pc', lines: ['Error: ', ' Problem: conflicting requests', '  - nothing provides libfuse3.so.3()(64bit) needed by grub2-tools-minimal-1:2.12-38.fc43.x86_64'] },
   },

@@ -13,7 +13,7 @@ const SIGNATURES: readonly { tools: string; pattern: RegExp }[] = [
   { tools: 'python -m unittest', pattern: /^Ran \d+ tests? in [\d.]+s$|^FAILED \((?:failures|errors)=\d+/ },
   {
     tools: 'jest vitest playwright',
-    pattern: /^Test Suites: |^Tests:\s+\d+ |^\s*Test Files\s+\d+ (?:failed|passed)|^\s*Tests\s+\d+ (?:failed|passed)|^\s*(?:FAIL|PASS)\s+\S+\.(?:[cm]?[jt]sx?)\b|^Running \d+ tests? using \d+ workers?|^\s*(?:Error: )?expect\(received\)\.|^\s+\d+ (?:passing|failing) \(|^# (?:pass|fail) \d+$|^\s*●\s.+ › /,
+    pattern: /^Test Suites: |^Tests:\s+\d+ |^\s*Test Files\s+\d+ (?:failed|passed)|^\s*Tests\s+\d+ (?:failed|passed)|^\s*(?:FAIL|PASS)\s+\S+\.(?:[cm]?[jt]sx?)\b|^Running \d+ tests? using \d+ workers?|^\s*(?:Error: )?expect\(received\)\.|^\s*\d+ (?:passing|failing) \(|^# (?:pass|fail) \d+$|^\s*●\s.+ › /,
   },
   { tools: 'go test', pattern: /^(?:--- FAIL: |=== RUN |ok\s+\S+\s+[\d.]+s|FAIL\s+\S+\s+(?:[\d.]+s|\[build failed\]|\[setup failed\]))/ },
   { tools: 'go vet', pattern: /^vet: / },

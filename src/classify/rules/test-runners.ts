@@ -54,15 +54,6 @@ export const TEST_RUNNER_RULES: Rule[] = [
     example: { command: 'npm run test:e2e', lines: ['  1) "before all" hook in "{root}":', "     browserType.launch: Executable doesn't exist at /home/runner/.cache/ms-playwright/chromium-1045/chrome-linux/chrome"] },
   },
   {
-    // vstest (dotnet test) when the test host died under a test: a crash, and a test run that did not finish.
-    id: 'vstest-host-crashed',
-    type: 'Runtime Error',
-    also: 'Test Failure',
-    tool: 'vstest',
-    linePattern: /^The active test run was aborted\. Reason: Test host process crashed|^The active Test Run was aborted because the host process exited unexpectedly/,
-    example: { command: 'dotnet test', lines: ['The active test run was aborted. Reason: Test host process crashed', 'Test Run Aborted.'] },
-  },
-  {
     // xUnit names the exception a test threw on the line after `[FAIL]` (assertions throw Xunit.Sdk's, Shouldly's,
     // Moq's, NSubstitute's or FluentAssertions' exceptions: those are failed assertions, read elsewhere).
     id: 'xunit-test-exception',
@@ -190,7 +181,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
     id: 'test-summary-failed',
     type: 'Test Failure',
     tool: 'test-runner',
-    linePattern: /^\s*Test Files\s+[1-9]\d* failed|^\s*Tests\s+[1-9]\d* failed|^\s+[1-9]\d* failed$|^\s+[1-9]\d* failing$|^# fail [1-9]\d*$|^\d\d:\d\d \+\d+(?: ~\d+)?(?: -\d+)?: Some tests failed\.|\b\d{1,7} tests? passed, [1-9]\d{0,6} failed\b|^[1-9]\d* examples?, [1-9]\d* failures?|^Failed!\s+-\s+Failed:\s+[1-9]|^Test Run Failed\.$|^\s+Summary \[.*\] \d+ tests? run: \d+ passed(?:, \d+ \w+)*, [1-9]\d* failed|\b[1-9]\d{0,6} (?:test\(s\)|tests?) failed\b|^\s*#\s+failure\s+detail\s*$|^\s*FAIL\s+\S+\.(?:[cm]?[jt]sx?)\s+>|Results: \d{1,7}\/\d{1,7} passed, [1-9]\d{0,6} failed|smoke test\(s\) FAILED|^FAILURES!$|^Tests: \d{1,7}, Assertions: \d{1,7}, (?:Failures|Errors): [1-9]|\d{1,3}% tests passed, [1-9]\d{0,6} tests failed out of|Executed \d{1,7} tests?, with [1-9]\d{0,6} failures?|^\d{1,7} tests?, [1-9]\d{0,6} failures?|^Test Suite '[^']+' failed at/,
+    linePattern: /^\s*Test Files\s+[1-9]\d* failed|^\s*Tests\s+[1-9]\d* failed|^\s*[1-9]\d* failed$|^\s*[1-9]\d* failing$|^# fail [1-9]\d*$|^\d\d:\d\d \+\d+(?: ~\d+)?(?: -\d+)?: Some tests failed\.|\b\d{1,7} tests? passed, [1-9]\d{0,6} failed\b|^[1-9]\d* examples?, [1-9]\d* failures?|^Failed!\s+-\s+Failed:\s+[1-9]|^Test Run Failed\.$|^\s+Summary \[.*\] \d+ tests? run: \d+ passed(?:, \d+ \w+)*, [1-9]\d* failed|\b[1-9]\d{0,6} (?:test\(s\)|tests?) failed\b|^\s*#\s+failure\s+detail\s*$|^\s*FAIL\s+\S+\.(?:[cm]?[jt]sx?)\s+>|Results: \d{1,7}\/\d{1,7} passed, [1-9]\d{0,6} failed|smoke test\(s\) FAILED|^FAILURES!$|^Tests: \d{1,7}, Assertions: \d{1,7}, (?:Failures|Errors): [1-9]|\d{1,3}% tests passed, [1-9]\d{0,6} tests failed out of|Executed \d{1,7} tests?, with [1-9]\d{0,6} failures?|^\d{1,7} tests?, [1-9]\d{0,6} failures?|^Test Suite '[^']+' failed at/,
     example: { command: 'npm test', lines: [' Test Files  1 failed | 120 passed (121)'] },
   },
   {

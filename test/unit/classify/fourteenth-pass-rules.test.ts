@@ -44,6 +44,15 @@ describe('fourteenth pass', () => {
     ["Poetry's installer", ['Installing Poetry (2.3.1): An error occurred. Removing partial environment.', 'Poetry installation failed.'], ['Package Installation Error']],
     ["Go's diagnostics as the web view renders problem-matcher errors", ['# go.uber.org/multierr', 'Error: ../../../go/pkg/mod/go.uber.org/multierr@v1.10.0/error.go:224:13: undefined: atomic.Bool', 'Error: ../../../go/pkg/mod/go.uber.org/zap@v1.27.1/internal/pool/pool.go:34:13: syntax error: unexpected any, expecting ]'], ['Syntax Error', 'Type Checking']],
     ['what a Kotlin script parse error leaves behind', ['e: file:///w/lib/build.gradle.kts:111:13: Expecting an element', "e: file:///w/lib/build.gradle.kts:111:1: Function invocation 'apply()' expected"], ['Syntax Error']],
+    ["Surefire's other summary shapes", ['[ERROR]   FooTest.bar:54->helper:72 » NullPointer', '[ERROR]   FooTest>BaseTest.setUp:20 » IllegalState'], ['Runtime Error', 'Test Failure']],
+    ["Surefire's comparisons behind a message, and Mockito's verifications", ['[ERROR]   CalcTest.adds:12 Bending maths expected:<[123]> but was:<[312]>', '[ERROR]   CalcTest.sum:20 sum ==> expected: <4> but was: <5>', '[ERROR]   MailTest.sends:33 » WantedButNotInvoked'], ['Assertion Error', 'Test Failure']],
+    ["a required package the project checks itself after CMake's status line", ['-- Could NOT find OpenSSL (missing: OPENSSL_CRYPTO_LIBRARY)', 'CMake Error at CMakeLists.txt:10 (message):', '  OpenSSL is required'], ['Dependency Issues']],
+    ["pytest 6+'s conftest syntax error", ['E   _pytest.config.ConftestImportFailure: SyntaxError: invalid syntax (from /w/tests/conftest.py)'], ['Syntax Error']],
+    ["dnf's providers that cannot be installed", ['Error: ', ' Problem: package grub2-pc-1:2.12-38.fc43.x86_64 requires grub2-tools-minimal = 1:2.12-38.fc43, but none of the providers can be installed', '  - cannot install the best candidate for the job'], ['Dependency Issues', 'Package Installation Error']],
+    ["Kotlin K2's wording of a script parse error", ["e: file:///w/build.gradle.kts:12:5: Syntax error: Expecting ')'."], ['Syntax Error']],
+    ["mypy's diagnostics as the web view renders problem-matcher errors", ['Error: src/app.py:12: error: Incompatible return value type (got "int", expected "str")  [return-value]', 'Found 1 error in 1 file (checked 3 source files)'], ['Type Checking']],
+    ["clippy-check rethrowing a refused token outside a fork", ['Clippy results: 0 ICE, 0 errors, 3 warnings, 0 notes, 0 help', '##[error]Resource not accessible by integration'], ['Configuration Error']],
+    ["Gradle's top-level task that does not exist", ["Task 'integrationTest' not found in root project 'app'."], ['Configuration Error']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
@@ -56,7 +65,9 @@ describe('fourteenth pass', () => {
     ["pytest's marked assert whose expression raised", ['________________________________ test_ratio ________________________________', '', '    def test_ratio():', '>       assert ratio(1, 0) == 0', '', 'tests/test_calc.py:5: ', '_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _', '', '    def ratio(a, b):', '>       return a / b', 'E       ZeroDivisionError: division by zero', '', 'src/calc.py:2: ZeroDivisionError', '=========================== short test summary info ============================', 'FAILED tests/test_calc.py::test_ratio - ZeroDivisionError: division by zero'], ['Runtime Error', 'Test Failure']],
     ["Sphinx's warnings without a line number beside the failure a rule explains", ['/w/docs/index.rst: WARNING: toctree contains ref to nonexisting file', 'FAILED tests/test_calc.py::test_add - assert 1 == 2', '========================= 1 failed, 3 passed in 0.12s ========================='], ['Assertion Error', 'Test Failure']],
     ["clippy-check on a fork, which cannot write its annotations", ['Clippy results: 0 ICE, 0 errors, 3 warnings, 0 notes, 0 help', '##[error]Unable to create clippy annotations! Reason: HttpError: Resource not accessible by integration', 'It seems that this Action is executed from the forked repository.'], []],
-    ["CMake's status line for an optional package", ['-- Could NOT find PathFerris (missing: PathFerris_LIBRARIES) ', '-- Configuring done'], []],
+    ["CMake's status line for an optional package beside the failure a rule reads", ['-- Could NOT find PathFerris (missing: PathFerris_LIBRARIES) ', '-- Configuring done', "src/solver.c:3:5: error: unknown type name 'ferris_t'"], ['Type Checking']],
+    ["cargo test --show-output's passed tests", ['successes:', '', '---- tests::a stdout ----', 'hello', '', 'successes:', '    tests::a'], []],
+    ['a time of day behind the web view\'s Error:', ['Error: 12:34:56 upload failed'], []],
   ] as const)('not: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
@@ -69,7 +80,15 @@ describe('fourteenth pass', () => {
     expect(await tailTypes(['      at /w/tests/e2e/quiz.spec.ts:66:24', '', '  1 failed', '    [chromium] › tests/e2e/quiz.spec.ts:60:3 › result page', '  5 passed (42.0s)'])).toEqual(['Test Failure']);
   });
 
+  it('reads pasted mocha and Playwright summaries with their indent removed', async () => {
+    const mocha = ['  Calc', '    1) adds', '', '  0 passing (5ms)', '  1 failing', '', '  1) Calc', '       adds:', '     Error: boom'];
+    expect(await types(mocha.join('\n'))).toContain('Test Failure');
+  });
+
   it('removes the indent every non-blank line shares, and only that', () => {
+    expect(dedentLines([{ line: 1, text: '    one line' }]).map((l) => l.text)).toEqual(['one line']);
+    const blank = [{ line: 1, text: '' }, { line: 2, text: '   ' }];
+    expect(dedentLines(blank)).toBe(blank);
     const lines = [
       { line: 1, text: '    Traceback:' },
       { line: 2, text: '' },

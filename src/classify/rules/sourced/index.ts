@@ -22,8 +22,11 @@ const ALL: Rule[] = [
   ...SOURCED_DEPENDENCY_RULES,
 ];
 
-/** yamllint's own syntax errors, which the linter rule (tried earlier than the compilers) would read as lint. */
-const EARLY = new Set(['src-yamllint-syntax']);
+/**
+ * yamllint's own syntax errors, which the linter rule (tried earlier than the compilers) would read as lint, and
+ * javadoc's doclint errors, which javac-error would read as compile errors (`Error:  App.java:12: error: no @param`).
+ */
+const EARLY = new Set(['src-yamllint-syntax', 'src-javadoc-doclint-error']);
 /**
  * Parse errors the compilers' type-error rules would take (C lexers, MSVC, the Dart front end, scalac), a Dart
  * package that does not resolve, and the JVM running out of memory, which the uncaught-exception rule would take.

@@ -74,7 +74,6 @@ export const SOURCED_PACKAGE_RULES = [
   sourced('yarn-berry-build-failed', 'Package Installation Error', "yarn-berry", /\bYN0009: .*couldn't be built successfully \(exit code/, "➤ YN0009: │ sharp@npm:0.32.6 couldn't be built successfully (exit code 1, logs can be found here: /tmp/xfs-1b2c3d4e/build.log)"),
   // yarn-berry: yarnpkg/berry:packages/yarnpkg-core/sources/Cache.ts (CACHE_CHECKSUM_MISMATCH)
   sourced('yarn-berry-checksum-mismatch', 'Package Installation Error', "yarn-berry", /\bYN0018: .*The remote archive doesn't match the expected checksum/, "➤ YN0018: │ typescript@npm:5.3.3: The remote archive doesn't match the expected checksum"),
-  // go: golang/go:src/cmd/go/internal/modfetch/fetch.go (goSumMismatch)
   // go: golang/go:src/cmd/go/internal/modfetch (codehost/git.go "unknown revision", proxy.go "reading %s")
   sourced('go-module-fetch-failed', 'Package Installation Error', "go", /^go: [^\s@]+@\S+: (?:invalid version: unknown revision |reading https?:\/\/\S+: (?:404 Not Found|410 Gone))/, "go: github.com/foo/bar@v1.2.3: invalid version: unknown revision v1.2.3"),
   // maven: apache/maven-resolver (ArtifactTransferException "Could not transfer artifact %s from/to %s"), apache/maven-resolver:maven-resolver-impl/.../DefaultRepositoryConnectorProvider.java ("Blocked mirror for repositories: ")

@@ -1,0 +1,83 @@
+import type { Rule } from './rule.js';
+
+/**
+ * Tools of the ecosystems the other tables barely cover (issue 16, fifteenth pass's tuning logs): vstest, sbt and
+ * Scala's test interfaces, Haskell's hlint, Zig, Erlang/OTP, Nix, conda-build, sqlfluff, GoReleaser.
+ */
+export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
+  {
+    // vstest (dotnet test) when the test host died under a test: a crash, and a test run that did not finish.
+    id: 'vstest-host-crashed',
+    type: 'Runtime Error',
+    also: 'Test Failure',
+    tool: 'vstest',
+    linePattern: /^The active test run was aborted\. Reason: Test host process crashed|^The active Test Run was aborted because the host process exited unexpectedly/,
+    example: { command: 'dotnet test', lines: ['The active test run was aborted. Reason: Test host process crashed', 'Test Run Aborted.'] },
+  },
+  {
+    // sbt's test interfaces (junit-interface, ScalaTest's summary) under sbt's `[error]` (and a build server's `[info]`).
+    id: 'sbt-test-failed',
+    type: 'Test Failure',
+    tool: 'sbt',
+    linePattern: /^(?:\[\w+\] )*\[error\] (?:Failed: Total \d+, Failed [1-9]|Failed tests:$|\(\S+\) sbt\.TestsFailedException: Tests unsuccessful)/,
+    example: { command: 'sbt test', lines: ['[error] Failed: Total 3, Failed 1, Errors 0, Passed 2', '[error] (Test / test) sbt.TestsFailedException: Tests unsuccessful'] },
+  },
+  {
+    id: 'sbt-test-assertion',
+    type: 'Assertion Error',
+    also: 'Test Failure',
+    tool: 'sbt',
+    linePattern: /^(?:\[\w+\] )*\[error\] Test \S+ failed: (?:expected:? ?<.*> but was:? ?<|java\.lang\.AssertionError|org\.junit\.ComparisonFailure)/,
+    example: { command: 'sbt test', lines: ['[error] Test TestA.testThree failed: expected:<4> but was:<3>, took 0.003 sec'] },
+  },
+  {
+    // conda-build moves a package whose recipe tests failed to `broken`.
+    id: 'conda-build-tests-failed',
+    type: 'Test Failure',
+    tool: 'conda-build',
+    linePattern: /^(?:WARNING:?\s?conda_build\.build:(?:tests_failed\(\d+\): )?)?Tests failed for \S+ - moving package to \S+broken$|^TESTS FAILED: \S/,
+    example: { command: 'conda build recipe', lines: ['Tests failed for ctat-mutations-2.1.0-py36_0.tar.bz2 - moving package to /opt/conda/conda-bld/broken', 'TESTS FAILED: ctat-mutations-2.1.0-py36_0.tar.bz2'] },
+  },
+  {
+    // hlint's hints (`path.hs:l:c: Suggestion: …`; GHC's own diagnostics say `error:` in lower case).
+    id: 'hlint-hint',
+    type: 'Code Linting',
+    tool: 'hlint',
+    linePattern: /^(\S+\.hs):(\d+):(\d+)(?:-\d+)?: (Suggestion|Warning): (.*)$/,
+    findingParser: (m) => (m[1] === undefined ? undefined : { path: m[1], line: Number(m[2]), column: Number(m[3]), message: `${m[4] ?? ''}: ${m[5] ?? ''}` }),
+    example: { command: 'hlint src', lines: ['./src/Hadolint/Rules.hs:448:5: Suggestion: Move guards forward'] },
+  },
+  {
+    // sqlfluff lint's violations under a `== [path] FAIL` header: `L:  12 | P:   1 | L003 | message`.
+    id: 'sqlfluff-violation',
+    type: 'Code Linting',
+    tool: 'sqlfluff',
+    linePattern: /^L:\s*\d+ \| P:\s*\d+ \| [A-Z]{1,3}\d{2,3}\s*\| /,
+    example: { command: 'sqlfluff lint models', lines: ['== [models/orders.sql] FAIL', 'L: 112 | P:   1 | L003 | Expected 1 indentation, found 0 [compared to line 111]'] },
+  },
+  {
+    // GoReleaser refuses a tree an earlier step changed.
+    id: 'goreleaser-dirty-state',
+    type: 'Configuration Error',
+    tool: 'goreleaser',
+    linePattern: /\berror=git is currently in a dirty state\b|^\s*(?:⨯|тип) release failed after [\d.]+m?s\s+error=git is (?:currently )?in a dirty state/,
+    example: { command: 'goreleaser release --clean', lines: ['   ⨯ release failed after 0.02s error=git is currently in a dirty state, please check in your pipeline what can be changing the following files:'] },
+  },
+  {
+    // Zig's stack trace under an error return or panic: `path.zig:l:c: 0x… in fn (module)`.
+    id: 'zig-stack-trace',
+    type: 'Runtime Error',
+    tool: 'zig',
+    linePattern: /^\S+\.zig:\d+:\d+: 0x[0-9a-f]+ in \S+ \([\w.-]+\)$/,
+    context: { before: 1 },
+    example: { command: 'zig build test', lines: ['zig build test: error: run test: error: unexpected errno: 22', '/w/lib/std/os.zig:5559:40: 0x10d7c09d9 in unexpectedErrno (build)'] },
+  },
+  {
+    // Nix building for a system the builder is not; Erlang/OTP loading a module compiled for another release.
+    id: 'platform-mismatch',
+    type: 'Environment Error',
+    tool: 'runtime',
+    linePattern: /^error: a '[\w-]+' (?:with features \{[^}]*\} )?is required to build '[^']+', but I am a '[\w-]+'|please re-compile this module with an? \d+ compiler/,
+    example: { command: 'nix-build -A pkgsi686Linux.singular', lines: ["error: a 'i686-linux' is required to build '/nix/store/zri1-singular-4.1.1p2.tar.gz.drv', but I am a 'aarch64-linux'"] },
+  },
+];
