@@ -13,7 +13,7 @@ const MIN_REPEATS = 3;
 /**
  * Other CI systems' line prefixes, kept in logs copied from them: Jenkins's timestamper (`[2022-11-15T05:26:40.684Z] `),
  * Vercel's and Netlify's build logs (`17:27:42.618 | `, `11:17:03 AM: `), lerna streaming concurrently's output
- * (`vuetify: [eslint] `), fastlane's (`[08:38:44]: `, with xcpretty's `▸ ` before a build's lines) and Buildkite's
+ * (`vuetify: [eslint] `), fastlane's (`[08:38:44]: `, with xcpretty's `▸ ` before a build's lines), TeamCity's (`[12:54:32][npm install] `) and Buildkite's
  * as its web view copies them (`_bk;t=1669812953407` and a ` | ` gutter; in a raw log the timestamp is an escape
  * sequence, which normalizeLine drops). Timestamps differ line by line, so these count by their kind.
  */
@@ -22,6 +22,7 @@ const STAMPED: readonly { kind: string; pattern: RegExp }[] = [
   { kind: 'vercel', pattern: /^\d\d:\d\d:\d\d\.\d{3} \| ?/ },
   { kind: 'netlify', pattern: /^\d{1,2}:\d\d:\d\d (?:AM|PM): / },
   { kind: 'fastlane', pattern: /^\[\d\d:\d\d:\d\d\]: (?:▸ )?/ },
+  { kind: 'teamcity', pattern: /^\[\d\d:\d\d:\d\d\]\[[^\]]{1,200}\] / },
   { kind: 'buildkite', pattern: /^_bk;t=\d+(?:\s*\| ?)?/ },
 ];
 const LERNA_CONCURRENTLY = /^[\w@./-]+: \[[\w:.-]+\] /;

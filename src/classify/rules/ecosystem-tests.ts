@@ -210,7 +210,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     type: 'Test Failure',
     tool: 'junit',
     commandPattern: CMD.java,
-    linePattern: /Tests run: \d+, Failures: [1-9]|Tests run: \d+, Failures: \d+, Errors: [1-9]|There (?:were|was) (?:a )?failing tests?|^\S+ > \S+.* FAILED$/,
+    linePattern: /Tests run: \d+, Failures: [1-9]|Tests run: \d+, Failures: \d+, Errors: [1-9]|There (?:were|was) (?:a )?failing tests?|There are test failures\.|^\S+ > \S+.* FAILED$/,
     example: { command: './gradlew test', lines: ['CalcTest > adds() FAILED'] },
   },
   // Linters and formatters.

@@ -2,7 +2,8 @@ import type { Rule } from './rule.js';
 
 /**
  * Tools of the ecosystems the other tables barely cover (issue 16, fifteenth pass's tuning logs): vstest, sbt and
- * Scala's test interfaces, Haskell's hlint, Zig, Erlang/OTP, Nix, conda-build, sqlfluff, GoReleaser.
+ * Scala's test interfaces, Haskell's hlint, Zig, D, Erlang/OTP, Nix, conda-build, sqlfluff, GoReleaser, Jenkins's and
+ * Travis's own checks.
  */
 export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
   {
@@ -79,5 +80,29 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     tool: 'runtime',
     linePattern: /^error: a '[\w-]+' (?:with features \{[^}]*\} )?is required to build '[^']+', but I am a '[\w-]+'|please re-compile this module with an? \d+ compiler/,
     example: { command: 'nix-build -A pkgsi686Linux.singular', lines: ["error: a 'i686-linux' is required to build '/nix/store/zri1-singular-4.1.1p2.tar.gz.drv', but I am a 'aarch64-linux'"] },
+  },
+  {
+    // D's test runner (dmd's run.d): `>>> TARGET FAILED: runnable/x.d`, then `FAILED targets:`.
+    id: 'dmd-test-targets-failed',
+    type: 'Test Failure',
+    tool: 'dmd',
+    linePattern: /^>>> TARGET FAILED: \S+|^FAILED targets:$/,
+    example: { command: 'make -C test', lines: ['>>> TARGET FAILED: runnable/exe1.c', 'FAILED targets:', '- runnable/exe1.c'] },
+  },
+  {
+    // Jenkins's declarative-pipeline validator (`jenkins-cli declarative-linter`), as lint scripts print it.
+    id: 'jenkinsfile-validation',
+    type: 'Code Linting',
+    tool: 'jenkins',
+    linePattern: /^Errors encountered validating Jenkinsfile: /,
+    example: { command: './scripts/linter.sh', lines: ['Errors encountered validating Jenkinsfile: WorkflowScript: 213: Unknown stage section "allOf". @ line 213, column 29.'] },
+  },
+  {
+    // Travis CI could not read the build's configuration.
+    id: 'travis-config-invalid',
+    type: 'Configuration Error',
+    tool: 'travis',
+    linePattern: /^ERROR: An error occured while trying to parse your \.travis\.yml file\.?$/,
+    example: { command: '.travis.yml', lines: ['ERROR: An error occured while trying to parse your .travis.yml file.', 'Please make sure that the file is valid YAML.'] },
   },
 ];

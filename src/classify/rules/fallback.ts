@@ -90,6 +90,25 @@ export const FALLBACK_RULES: Rule[] = [
     fallback: true,
     example: { command: 'cmake -B build', lines: ['-- Could NOT find OpenSSL (missing: OPENSSL_CRYPTO_LIBRARY)', 'CMake Error at CMakeLists.txt:10 (message):', '  OpenSSL is required'] },
   },
+  {
+    // npm echoes a dependency's install script (`> nslog@3.0.0 install /w/node_modules/nslog`, `> node-gyp rebuild`):
+    // a step that failed after it with nothing else a rule reads failed installing that dependency.
+    id: 'npm-install-script-echo',
+    type: 'Package Installation Error',
+    tool: 'npm',
+    linePattern: /^> [\w@./-]+@\S+ (?:pre|post)?install \S+$/,
+    fallback: true,
+    example: { command: 'npm install', lines: ['> nslog@3.0.0 install C:\\projects\\app\\node_modules\\nslog', '> node-gyp rebuild', "c1xx : fatal error C1083: Cannot open source file: 'win_delay_load_hook.cc'"] },
+  },
+  {
+    // pytest could not import a test module and the report was cut before the exception's name.
+    id: 'pytest-import-error-cut',
+    type: 'Dependency Issues',
+    tool: 'pytest',
+    linePattern: /^ImportError while importing test module '/,
+    fallback: true,
+    example: { command: 'make test', lines: ['______________________ ERROR collecting tests/test_ssm.py ______________________', "ImportError while importing test module '/w/tests/test_ssm.py'.", 'Hint: make sure your test modules/packages have valid Python names.'] },
+  },
   byCommand('exit-pre-commit', 'Code Linting', 'pre-commit', CMD.preCommit, 'pre-commit run --all-files'),
   byCommand('exit-pytest', 'Test Failure', 'pytest', CMD.pytest, 'python -m pytest', EXIT_TESTS_FAILED),
   byCommand('exit-jest', 'Test Failure', 'jest', CMD.jest, 'npm test'),

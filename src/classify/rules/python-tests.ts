@@ -135,7 +135,8 @@ export const PYTHON_TEST_RULES: Rule[] = [
     type: 'Test Failure',
     tool: 'unittest',
     commandPattern: CMD.pytest,
-    linePattern: /^(?:FAIL|ERROR): \w+ \(|^FAILED \((?:failures|errors)=\d+/,
+    // nose names a test it could not load or generate `Failure: ExceptionName (…)`.
+    linePattern: /^(?:FAIL|ERROR): (?:Failure: )?\w+ \(|^FAILED \((?:failures|errors)=\d+/,
     example: { command: 'python -m unittest', lines: ['FAIL: test_add (tests.test_calc.CalcTest.test_add)'] },
   },
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tailTypes } from './tail-types.js';
+import { logTypes as types, tailTypes } from './tail-types.js';
 
 /** Rules from the fifteenth pass's tuning-half misses (issue 16): release and container jobs, less common ecosystems. */
 
@@ -21,6 +21,14 @@ describe('fifteenth pass', () => {
     ['an Erlang module compiled for another OTP', ['beam/beam_load.c(1624): Error loading module rebar_utils:', '  please re-compile this module with an 23 compiler (old-style fun with indices: 2/6)'], ['Environment Error']],
     ["pak's source package that did not build", ['  ✖ Failed to build OmnipathR 3.11.1', '  Error: ', '  ! error in pak subprocess', '  ! Failed to build source package OmnipathR.'], ['Package Installation Error']],
     ["Scala 3's error headers", ['[error] -- [E007] Type Mismatch Error: /w/modules/relation/src/main/RelationApi.scala:193:52 ', '[error]     |Found:    (me : lila.core.user.Me)'], ['Type Checking']],
+    ['Go\'s lower-case ENOSPC', ['open /var/lib/docker/vfs/dir/c714/usr/share/doc/libselinux1/copyright: no space left on device', 'make: *** [target/docker-platform-monitor.gz] Error 1'], ['Environment Error']],
+    ["C# errors as Azure DevOps's summary writes them", ["+ AssemblyInfo.cs (59): code\\test\\VsEmulator\\Properties\\AssemblyInfo.cs(59,12): Error CS0246: The type or namespace name 'CommandLine' could not be found"], ['Type Checking']],
+    ["D's test runner", ['>>> TARGET FAILED: runnable/exe1.c', 'FAILED targets:', '- runnable/exe1.c'], ['Test Failure']],
+    ['pytest that could not import a test module, cut before the exception', ['______________________ ERROR collecting tests/test_ssm.py ______________________', "ImportError while importing test module '/w/tests/test_ssm.py'.", 'Hint: make sure your test modules/packages have valid Python names.', 'Traceback:'], ['Dependency Issues']],
+    ["Maven's failsafe verify", ['[ERROR] Failed to execute goal org.apache.maven.plugins:maven-failsafe-plugin:2.19.1:verify (default) on project app: There are test failures.', '[ERROR] -> [Help 1]'], ['Test Failure']],
+    ["node-gyp run by an install script behind TeamCity's prefix", ['[12:54:32][npm install] gyp ERR! build error ', '[12:54:32][npm install] gyp ERR! stack Error: `C:\\Program Files (x86)\\MSBuild\\14.0\\bin\\msbuild.exe` failed with exit code: 1', '[12:54:32][npm install] gyp ERR! not ok'], ['Package Installation Error']],
+    ["an install script npm echoed before a failure nothing else explains", ['> nslog@3.0.0 install C:\\projects\\app\\node_modules\\nslog', '> node-gyp rebuild', "c1xx : fatal error C1083: Cannot open source file: 'win_delay_load_hook.cc'"], ['Package Installation Error']],
+    ["Jenkins's declarative-pipeline validator", ['vars/edgeXBuildDocker.groovy successfully validated', 'Errors encountered validating Jenkinsfile: WorkflowScript: 213: Unknown stage section "allOf". @ line 213, column 29.', 'Linting has failed for vars/edgeXBuildGoApp.groovy'], ['Code Linting']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
@@ -28,7 +36,15 @@ describe('fifteenth pass', () => {
   it.each([
     ['a Dockerfile RUN of a build script', ['ERROR: failed to build: failed to solve: process "/bin/sh -c make all" did not complete successfully: exit code: 2'], []],
     ["GHC's own errors are no hlint hints", ['src/Main.hs:12:5: error:', '    • Variable not in scope: foo'], []],
+    ["Gradle's own `> ` lines are no block quote", ['> Task :app:compileJava', '> Task :app:test', 'BUILD SUCCESSFUL in 3s'], []],
   ] as const)('not: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
+  });
+
+  it('reads output quoted as a Markdown block quote', async () => {
+    const quoted = ['> ERROR: An error occured while trying to parse your .travis.yml file.', '>', '> Please make sure that the file is valid YAML.', '> Done: Job Cancelled'];
+    expect(await types(quoted.join('\n'))).toEqual(['Configuration Error']);
+    // Gradle's `> ` lines among others are Gradle's.
+    expect(await types(['> Task :app:compileJava', "> Could not resolve all files for configuration ':app:debugRuntimeClasspath'.", '   > Could not find com.example:lib:1.0.', 'BUILD FAILED in 3s'].join('\n'))).toEqual(['Dependency Issues']);
   });
 });
