@@ -105,4 +105,12 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     linePattern: /^ERROR: An error occured while trying to parse your \.travis\.yml file\.?$/,
     example: { command: '.travis.yml', lines: ['ERROR: An error occured while trying to parse your .travis.yml file.', 'Please make sure that the file is valid YAML.'] },
   },
+  {
+    // pytest collected nothing and exited 5: the workflow points it at no tests (a path, a pattern, a marker).
+    id: 'pytest-no-tests',
+    type: 'Configuration Error',
+    tool: 'pytest',
+    linePattern: /^=+ no tests ran in [\d.]+m?s =+$/,
+    example: { command: 'poetry run pytest tests/', lines: ['collecting ... collected 0 items', '', '============================ no tests ran in 0.01s ============================='] },
+  },
 ];

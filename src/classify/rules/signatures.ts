@@ -27,9 +27,10 @@ const SIGNATURES: readonly { tools: string; pattern: RegExp }[] = [
   { tools: 'gradlew mvn', pattern: /^> Task :|^BUILD (?:FAILED|SUCCESSFUL) in|^\[INFO\] (?:BUILD|Building |--- )|^(?:\[ERROR\]|Error:) +(?:Failed to execute goal|BUILD FAILURE$|COMPILATION ERROR :|Tests run: \d+, Failures: )|^FAILURE: Build failed|^\S+ > \S+\(\).* FAILED$|^\s+at (?:app\/\/)?org\.junit\./ },
   { tools: 'eslint', pattern: /^✖ \d+ problems? \(|^\s+\d+:\d+\s+(?:error|warning)\s+\S/ },
   { tools: 'phpstan', pattern: /^\s*Line\s+\S+\.php\s*$|^Note: Using configuration file \S*phpstan/ },
-  { tools: 'mypy', pattern: /^Found \d+ errors? in \d+ files? \((?:checked|errors prevented further checking\))|^Success: no issues found in \d+/ },
+  // A tool's success line is left out: it says the tool ran and passed, and an exit code after it is another tool's.
+  { tools: 'mypy', pattern: /^Found \d+ errors? in \d+ files? \((?:checked|errors prevented further checking\))/ },
   { tools: 'pyright', pattern: /^\d+ errors?, \d+ warnings?, \d+ (?:informations|infos|notes)|^\s+\S+:\d+:\d+ - (?:error|warning): / },
-  { tools: 'ruff', pattern: /^Found \d+ errors?(?: \(\d+ fixed, \d+ remaining\))?\.$|^\[\*\] \d+ fixable with|^All checks passed!$|^\d+ files? would be reformatted/ },
+  { tools: 'ruff', pattern: /^Found \d+ errors?(?: \(\d+ fixed, \d+ remaining\))?\.$|^\[\*\] \d+ fixable with|^\d+ files? would be reformatted/ },
   { tools: 'black', pattern: /^would reformat |^Oh no! |^All done! / },
   { tools: 'pre-commit', pattern: /\.{4,}(?:Passed|Failed|Skipped)$|^(?:- hook id|hookid): / },
   { tools: 'make', pattern: /^ninja: build stopped|^g?make(?:\[\d+\])?: \*\*\*|^CMake Error|^-- Configuring incomplete/ },

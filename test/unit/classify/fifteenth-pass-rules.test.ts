@@ -29,6 +29,8 @@ describe('fifteenth pass', () => {
     ["node-gyp run by an install script behind TeamCity's prefix", ['[12:54:32][npm install] gyp ERR! build error ', '[12:54:32][npm install] gyp ERR! stack Error: `C:\\Program Files (x86)\\MSBuild\\14.0\\bin\\msbuild.exe` failed with exit code: 1', '[12:54:32][npm install] gyp ERR! not ok'], ['Package Installation Error']],
     ["an install script npm echoed before a failure nothing else explains", ['> nslog@3.0.0 install C:\\projects\\app\\node_modules\\nslog', '> node-gyp rebuild', "c1xx : fatal error C1083: Cannot open source file: 'win_delay_load_hook.cc'"], ['Package Installation Error']],
     ["Jenkins's declarative-pipeline validator", ['vars/edgeXBuildDocker.groovy successfully validated', 'Errors encountered validating Jenkinsfile: WorkflowScript: 213: Unknown stage section "allOf". @ line 213, column 29.', 'Linting has failed for vars/edgeXBuildGoApp.groovy'], ['Code Linting']],
+    ['pytest pointed at no tests', ['collecting ... collected 0 items', '', '============================ no tests ran in 0.01s =============================', 'Process completed with exit code 5.'], ['Configuration Error']],
+    ["a passing mypy's success line before another tool's exit code", ['Success: no issues found in 7 source files', 'Traceback (most recent call last):', '  File "/w/app/main.py", line 3, in <module>', "KeyError: 'PORT'"], ['Runtime Error']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
