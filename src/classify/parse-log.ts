@@ -2,7 +2,7 @@ import { detach } from './detach.js';
 import { CLEANUP_TITLES, SETUP_TITLE, clearAnnotatedSteps, inferFailingStep } from './failing-steps.js';
 import { mapSteps } from './map-steps.js';
 import { ghColumns, skipBom, stampLength } from './line-prefix.js';
-import { dedentLines } from './dedent.js';
+import { dedentLines, unquoteLines } from './dedent.js';
 import { toolLine } from './tool-line.js';
 import { normalizeLine } from './normalize-line.js';
 import { readChunks } from './read-chunks.js';
@@ -200,9 +200,9 @@ function finishStep(b: StepBuilder, index: number, rules: readonly Rule[], keepT
     const keepFrom = lines.length - keepTailLines;
     for (let i = Math.max(0, keepFrom); i < lines.length; i++) kept.push(lines[i] as LogLine);
     if (rules.length > 0) {
-      // Rules read each tool's own line (tool-line.ts), behind a monorepo runner's package prefix, and output
-      // quoted with an indent on every line without it.
-      const toolLines = dedentLines(stripTaskPrefixes(lines.map(({ line, text }) => ({ line, text: toolLine(text) }))));
+      // Rules read each tool's own line (tool-line.ts), behind a Markdown quote and a monorepo runner's package
+      // prefix, and output quoted with an indent on every line without it.
+      const toolLines = dedentLines(stripTaskPrefixes(unquoteLines(lines).map(({ line, text }) => ({ line, text: toolLine(text) }))));
       // Wrappers (make, tox, nox, scripts) hide the tool: its output names it.
       const compiled = compileRules(rules, `${b.command}\n${detectTools(toolLines)}`);
       const ring = new LineRing();

@@ -13,9 +13,10 @@ const MIN_REPEATS = 3;
 /**
  * Other CI systems' line prefixes, kept in logs copied from them: Jenkins's timestamper (`[2022-11-15T05:26:40.684Z] `),
  * Vercel's and Netlify's build logs (`17:27:42.618 | `, `11:17:03 AM: `), lerna streaming concurrently's output
- * (`vuetify: [eslint] `), fastlane's (`[08:38:44]: `, with xcpretty's `▸ ` before a build's lines), TeamCity's (`[12:54:32][npm install] `) and Buildkite's
- * as its web view copies them (`_bk;t=1669812953407` and a ` | ` gutter; in a raw log the timestamp is an escape
- * sequence, which normalizeLine drops). Timestamps differ line by line, so these count by their kind.
+ * (`vuetify: [eslint] `), fastlane's (`[08:38:44]: `, with xcpretty's `▸ ` before a build's lines), TeamCity's
+ * (`[12:54:32][npm install] `) and Buildkite's as its web view copies them (`_bk;t=1669812953407` and a ` | `
+ * gutter; in a raw log the timestamp is an escape sequence, which normalizeLine drops). Timestamps differ line by
+ * line, so these count by their kind.
  */
 const STAMPED: readonly { kind: string; pattern: RegExp }[] = [
   { kind: 'jenkins', pattern: /^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\] / },

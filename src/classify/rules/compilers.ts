@@ -61,7 +61,7 @@ export const COMPILER_SYNTAX_RULES: Rule[] = [
     id: 'csharp-syntax',
     type: 'Syntax Error',
     tool: 'csc',
-    linePattern: /^(\S.*?\.cs)\((\d+),(\d+)\): [Ee]rror (CS10\d\d): (.*?)(?: \[\S+\])?$/,
+    linePattern: /^(?:\+ \S+ \(\d+\): )?(\S.*?\.cs)\((\d+),(\d+)\): [Ee]rror (CS10\d\d): (.*?)(?: \[\S+\])?$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
     example: { command: 'dotnet build', lines: ['/w/src/App.cs(12,5): error CS1002: ; expected [/w/src/App.csproj]'] },
   },
@@ -144,8 +144,8 @@ export const COMPILER_TYPE_RULES: Rule[] = [
     id: 'csharp-error',
     type: 'Type Checking',
     tool: 'csc',
-    // Azure DevOps's summary writes `Error CS0246`.
-    linePattern: /^(\S.*?\.cs)\((\d+),(\d+)\): [Ee]rror (CS\d{4}): (.*?)(?: \[\S+\])?$/,
+    // Azure DevOps's summary writes `+ File.cs (59): path(59,12): Error CS0246`.
+    linePattern: /^(?:\+ \S+ \(\d+\): )?(\S.*?\.cs)\((\d+),(\d+)\): [Ee]rror (CS\d{4}): (.*?)(?: \[\S+\])?$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
     example: { command: 'dotnet build', lines: ["/w/src/App.xaml.cs(19,31): error CS0246: The type or namespace name 'Foo' could not be found"] },
   },

@@ -192,7 +192,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     type: 'Assertion Error',
     also: 'Test Failure',
     tool: 'surefire',
-    linePattern: /^(?:\[ERROR\]|Error:)\s+[\w$.>]+:\d+(?:->[\w$.]+:\d+)*(?: » (?:Assertion\w*|ComparisonFailure|MultipleFailures\w*|WantedButNotInvoked|TooFewActualInvocations|TooManyActualInvocations|ArgumentsAreDifferent|NeverWantedButInvoked|NoInteractionsWanted)\b| .*?expected:? ?<.*> but was:? ?<)/,
+    linePattern: /^(?:\[ERROR\]|Error:)\s+[\w$.>]+:\d+(?:->[\w$.]+:\d+)*(?: » (?:Assertion\w*|ComparisonFailure|MultipleFailures\w*|WantedButNotInvoked|TooFewActualInvocations|TooManyActualInvocations|ArgumentsAreDifferent|NeverWantedButInvoked|NoInteractionsWanted)\b| [^<]*?expected:? ?<.*> but was:? ?<)/,
     example: { command: 'mvn -B verify', lines: ['[ERROR]   CalcTest.adds:12 sum ==> expected: <4> but was: <5>'] },
   },
   {

@@ -20,7 +20,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'disk-full',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /[Nn]o space left on device|\bENOSPC\b|System\.IO\.IOException: No space left/,
+    linePattern: /No space left on device|: no space left on device(?!")|\bENOSPC\b|System\.IO\.IOException: No space left/,
     example: { command: 'make', lines: ["dd: error writing '/dev/full': No space left on device"] },
   },
   {

@@ -20,7 +20,7 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     id: 'sbt-test-failed',
     type: 'Test Failure',
     tool: 'sbt',
-    linePattern: /^(?:\[\w+\] )*\[error\] (?:Failed: Total \d+, Failed [1-9]|Failed tests:$|\(\S+\) sbt\.TestsFailedException: Tests unsuccessful)/,
+    linePattern: /^(?:\[\w+\] )*\[error\] (?:Failed: Total \d+, Failed [1-9]|Failed tests:$|\([^)]+\) sbt\.TestsFailedException: Tests unsuccessful)/,
     example: { command: 'sbt test', lines: ['[error] Failed: Total 3, Failed 1, Errors 0, Passed 2', '[error] (Test / test) sbt.TestsFailedException: Tests unsuccessful'] },
   },
   {
@@ -40,12 +40,14 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     example: { command: 'conda build recipe', lines: ['Tests failed for ctat-mutations-2.1.0-py36_0.tar.bz2 - moving package to /opt/conda/conda-bld/broken', 'TESTS FAILED: ctat-mutations-2.1.0-py36_0.tar.bz2'] },
   },
   {
-    // hlint's hints (`path.hs:l:c: Suggestion: …`; GHC's own diagnostics say `error:` in lower case).
+    // hlint's hints (`path.hs:l:c: Suggestion: …`, `path.hs:(12,5)-(14,7): Warning: …`; GHC's own diagnostics say
+    // `error:` in lower case).
     id: 'hlint-hint',
     type: 'Code Linting',
     tool: 'hlint',
-    linePattern: /^(\S+\.hs):(\d+):(\d+)(?:-\d+)?: (Suggestion|Warning): (.*)$/,
-    findingParser: (m) => (m[1] === undefined ? undefined : { path: m[1], line: Number(m[2]), column: Number(m[3]), message: `${m[4] ?? ''}: ${m[5] ?? ''}` }),
+    linePattern: /^(\S+\.hs):(?:(\d+):(\d+)(?:-\d+)?|\((\d+),(\d+)\)-\(\d+,\d+\)): (Suggestion|Warning|Error): (.*)$/,
+    findingParser: (m) =>
+      m[1] === undefined ? undefined : { path: m[1], line: Number(m[2] ?? m[4]), column: Number(m[3] ?? m[5]), message: `${m[6] ?? ''}: ${m[7] ?? ''}` },
     example: { command: 'hlint src', lines: ['./src/Hadolint/Rules.hs:448:5: Suggestion: Move guards forward'] },
   },
   {
@@ -65,10 +67,29 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     example: { command: 'goreleaser release --clean', lines: ['   ⨯ release failed after 0.02s error=git is currently in a dirty state, please check in your pipeline what can be changing the following files:'] },
   },
   {
+    // Zig's test runner: `Test [1/3] test.adds... FAIL (TestExpectedEqual)` and its summary; a failed expectation
+    // (`std.testing.expect*`) is an assertion.
+    id: 'zig-test-expectation',
+    type: 'Assertion Error',
+    also: 'Test Failure',
+    tool: 'zig',
+    linePattern: /^Test \[\d+\/\d+\] .+\.\.\. FAIL \((?:TestExpected\w*|TestUnexpectedResult)\)$|^(?:error: )?'[\w.]+' failed: expected .+, found /,
+    example: { command: 'zig build test', lines: ['Test [1/1] test.adds... FAIL (TestExpectedEqual)'] },
+  },
+  {
+    id: 'zig-test-failed',
+    type: 'Test Failure',
+    tool: 'zig',
+    linePattern: /^Test \[\d+\/\d+\] .+\.\.\. FAIL \(\w+\)$|^\d+ passed; \d+ skipped; [1-9]\d* failed\.$/,
+    example: { command: 'zig build test', lines: ['Test [1/1] test.parses... FAIL (OutOfMemory)', '0 passed; 0 skipped; 1 failed.'] },
+  },
+  {
     // Zig's stack trace under an error return or panic: `path.zig:l:c: 0x… in fn (module)`.
     id: 'zig-stack-trace',
     type: 'Runtime Error',
     tool: 'zig',
+    // A failed expectation prints the same trace through std/testing.zig.
+    yieldsTo: ['Assertion Error'],
     linePattern: /^\S+\.zig:\d+:\d+: 0x[0-9a-f]+ in \S+ \([\w.-]+\)$/,
     context: { before: 1 },
     example: { command: 'zig build test', lines: ['zig build test: error: run test: error: unexpected errno: 22', '/w/lib/std/os.zig:5559:40: 0x10d7c09d9 in unexpectedErrno (build)'] },
@@ -78,7 +99,7 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     id: 'platform-mismatch',
     type: 'Environment Error',
     tool: 'runtime',
-    linePattern: /^error: a '[\w-]+' (?:with features \{[^}]*\} )?is required to build '[^']+', but I am a '[\w-]+'|please re-compile this module with an? \d+ compiler/,
+    linePattern: /^error: a '[\w-]+' (?:with features \{[^}]*\} )?is required to build '[^']+', but I am a '[\w-]+'|please re-?compile this module with an? \d+ compiler/,
     example: { command: 'nix-build -A pkgsi686Linux.singular', lines: ["error: a 'i686-linux' is required to build '/nix/store/zri1-singular-4.1.1p2.tar.gz.drv', but I am a 'aarch64-linux'"] },
   },
   {
@@ -104,13 +125,5 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     tool: 'travis',
     linePattern: /^ERROR: An error occured while trying to parse your \.travis\.yml file\.?$/,
     example: { command: '.travis.yml', lines: ['ERROR: An error occured while trying to parse your .travis.yml file.', 'Please make sure that the file is valid YAML.'] },
-  },
-  {
-    // pytest collected nothing and exited 5: the workflow points it at no tests (a path, a pattern, a marker).
-    id: 'pytest-no-tests',
-    type: 'Configuration Error',
-    tool: 'pytest',
-    linePattern: /^=+ no tests ran in [\d.]+m?s =+$/,
-    example: { command: 'poetry run pytest tests/', lines: ['collecting ... collected 0 items', '', '============================ no tests ran in 0.01s ============================='] },
   },
 ];

@@ -71,24 +71,14 @@ export const FALLBACK_RULES: Rule[] = [
     example: { command: 'pre-commit run --all-files', lines: ['Sort imports in notebooks...........................................Failed', '- hook id: nbqa-isort', '- files were modified by this hook'] },
   },
   {
-    // A Dockerfile `RUN` of an installer that failed with no message another rule reads (BuildKit prints the
-    // command it ran): the install failed.
+    // A Dockerfile `RUN` whose last command is an installer (a clean-up after it aside) that failed with no message
+    // another rule reads (BuildKit prints the command it ran): the install failed.
     id: 'docker-run-install-failed',
     type: 'Package Installation Error',
     tool: 'docker',
-    linePattern: /failed to solve: process "\/bin\/(?:ba)?sh -c [^"]*\b(?:apt-get (?:-\S+ )*install|apt (?:-\S+ )*install|apk (?:-\S+ )*add|yum (?:-\S+ )*install|dnf (?:-\S+ )*install|pip3? install|npm (?:ci|install)|yarn install|pnpm install)\b[^"]*" did not complete successfully/,
+    linePattern: /failed to solve: process "\/bin\/(?:ba)?sh -c [^"]*?\b(?:apt-get (?:-\S+ )*install|apt (?:-\S+ )*install|apk (?:-\S+ )*add|yum (?:-\S+ )*install|dnf (?:-\S+ )*install|pip3? install|npm (?:ci|install)|yarn install|pnpm install)\b[^"&;|]*(?:&&\s*(?:rm -rf|apt-get clean|apt-get autoclean)[^"&;|]*)*" did not complete successfully/,
     fallback: true,
     example: { command: 'docker/build-push-action@v6', lines: ['ERROR: failed to build: failed to solve: process "/bin/sh -c apt-get update -qq && apt-get install -qq -y dumb-init" did not complete successfully: exit code: 100'] },
-  },
-  {
-    // CMake's status line for a package find_package did not find: when the step printed nothing else a rule reads
-    // (the project's own `message(FATAL_ERROR "OpenSSL is required")`), the missing package explains it.
-    id: 'cmake-package-not-found-status',
-    type: 'Dependency Issues',
-    tool: 'cmake',
-    linePattern: /^-- Could NOT find \w+/,
-    fallback: true,
-    example: { command: 'cmake -B build', lines: ['-- Could NOT find OpenSSL (missing: OPENSSL_CRYPTO_LIBRARY)', 'CMake Error at CMakeLists.txt:10 (message):', '  OpenSSL is required'] },
   },
   {
     // npm echoes a dependency's install script (`> nslog@3.0.0 install /w/node_modules/nslog`, `> node-gyp rebuild`):
@@ -96,9 +86,19 @@ export const FALLBACK_RULES: Rule[] = [
     id: 'npm-install-script-echo',
     type: 'Package Installation Error',
     tool: 'npm',
-    linePattern: /^> [\w@./-]+@\S+ (?:pre|post)?install \S+$/,
+    linePattern: /^> (?:@[\w.-]+\/)?[\w.-]+@[^\s@]+ (?:pre|post)?install \S*node_modules[\\/]\S+$/,
     fallback: true,
     example: { command: 'npm install', lines: ['> nslog@3.0.0 install C:\\projects\\app\\node_modules\\nslog', '> node-gyp rebuild', "c1xx : fatal error C1083: Cannot open source file: 'win_delay_load_hook.cc'"] },
+  },
+  {
+    // node-gyp's own failure without npm's prefix (run by an install script, TeamCity's or yarn's output): a fallback,
+    // since npm 6 and yarn 1 print the same lines for an optional dependency whose build failed harmlessly.
+    id: 'node-gyp-bare',
+    type: 'Package Installation Error',
+    tool: 'node-gyp',
+    linePattern: /^gyp ERR! (?:(?:build|configure|rebuild|install) error\s*$|not ok$)/,
+    fallback: true,
+    example: { command: 'npm install', lines: ['gyp ERR! build error ', 'gyp ERR! not ok'] },
   },
   {
     // pytest could not import a test module and the report was cut before the exception's name.

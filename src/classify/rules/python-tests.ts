@@ -131,6 +131,15 @@ export const PYTHON_TEST_RULES: Rule[] = [
     example: { command: 'python -m unittest', lines: ['AssertionError: 4 != 5'] },
   },
   {
+    // pytest collected nothing and exited 5: the workflow points it at no tests (a path, a pattern, a marker).
+    id: 'pytest-no-tests',
+    type: 'Configuration Error',
+    tool: 'pytest',
+    linePattern: /^=+ no tests ran in [\d.]+m?s(?: \([\d:]+\))? =+$/,
+    yieldsTo: ['Test Failure', 'Assertion Error'],
+    example: { command: 'poetry run pytest tests/', lines: ['collecting ... collected 0 items', '', '============================ no tests ran in 0.01s ============================='] },
+  },
+  {
     id: 'unittest-failed',
     type: 'Test Failure',
     tool: 'unittest',

@@ -29,14 +29,22 @@ describe('fifteenth pass', () => {
     ["node-gyp run by an install script behind TeamCity's prefix", ['[12:54:32][npm install] gyp ERR! build error ', '[12:54:32][npm install] gyp ERR! stack Error: `C:\\Program Files (x86)\\MSBuild\\14.0\\bin\\msbuild.exe` failed with exit code: 1', '[12:54:32][npm install] gyp ERR! not ok'], ['Package Installation Error']],
     ["an install script npm echoed before a failure nothing else explains", ['> nslog@3.0.0 install C:\\projects\\app\\node_modules\\nslog', '> node-gyp rebuild', "c1xx : fatal error C1083: Cannot open source file: 'win_delay_load_hook.cc'"], ['Package Installation Error']],
     ["Jenkins's declarative-pipeline validator", ['vars/edgeXBuildDocker.groovy successfully validated', 'Errors encountered validating Jenkinsfile: WorkflowScript: 213: Unknown stage section "allOf". @ line 213, column 29.', 'Linting has failed for vars/edgeXBuildGoApp.groovy'], ['Code Linting']],
-    ['pytest pointed at no tests', ['collecting ... collected 0 items', '', '============================ no tests ran in 0.01s =============================', 'Process completed with exit code 5.'], ['Configuration Error']],
-    ["a passing mypy's success line before another tool's exit code", ['Success: no issues found in 7 source files', 'Traceback (most recent call last):', '  File "/w/app/main.py", line 3, in <module>', "KeyError: 'PORT'"], ['Runtime Error']],
+    ['pytest pointed at no tests (a long run)', ['collecting ... collected 0 items', '', '==================== no tests ran in 75.12s (0:01:15) ===================='], ['Configuration Error']],
+    ["sbt 1.x's task keys", ['[error] Failed: Total 3, Failed 1, Errors 0, Passed 2', '[error] (core / Test / test) sbt.TestsFailedException: Tests unsuccessful'], ['Test Failure']],
+    ["Zig's failed expectation, with its trace through std.testing", ['Test [1/1] test.adds... FAIL (TestExpectedEqual)', '/usr/lib/zig/std/testing.zig:84:17: 0x224f4f in expectEqual__anon_1 (test)', '0 passed; 0 skipped; 1 failed.'], ['Assertion Error', 'Test Failure']],
+    ["Zig's failed test that threw", ['Test [1/1] test.parses... FAIL (OutOfMemory)', '0 passed; 0 skipped; 1 failed.'], ['Test Failure']],
+    ["hlint's span form", ['src/Foo.hs:(12,5)-(14,7): Warning: Use concatMap'], ['Code Linting']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
 
   it.each([
     ['a Dockerfile RUN of a build script', ['ERROR: failed to build: failed to solve: process "/bin/sh -c make all" did not complete successfully: exit code: 2'], []],
+    ['a Dockerfile RUN that installs, then builds', ['ERROR: failed to solve: process "/bin/sh -c npm ci && npm run build" did not complete successfully: exit code: 1'], []],
+    ["the project's own lifecycle script npm echoes", ['> app@1.0.0 postinstall /w/app', '> husky install', 'husky - .git can\'t be found'], []],
+    ["an optional dependency's node-gyp failure beside a failed test", ['gyp ERR! build error', 'gyp ERR! not ok', 'npm WARN optional SKIPPING OPTIONAL DEPENDENCY: fsevents@1.2.4', 'Tests:       1 failed, 3 passed, 4 total'], ['Test Failure']],
+    ['pytest run twice, once on no tests', ['=========================== no tests ran in 0.01s ============================', 'FAILED tests/test_calc.py::test_add - assert 1 == 2', '========================= 1 failed, 3 passed in 0.12s ========================='], ['Assertion Error', 'Test Failure']],
+    ["a passing mypy's success line before the runner's exit line", ['Success: no issues found in 7 source files'], []],
     ["GHC's own errors are no hlint hints", ['src/Main.hs:12:5: error:', '    • Variable not in scope: foo'], []],
     ["Gradle's own `> ` lines are no block quote", ['> Task :app:compileJava', '> Task :app:test', 'BUILD SUCCESSFUL in 3s'], []],
   ] as const)('not: %s', async (_what, lines, expected) => {
@@ -46,7 +54,16 @@ describe('fifteenth pass', () => {
   it('reads output quoted as a Markdown block quote', async () => {
     const quoted = ['> ERROR: An error occured while trying to parse your .travis.yml file.', '>', '> Please make sure that the file is valid YAML.', '> Done: Job Cancelled'];
     expect(await types(quoted.join('\n'))).toEqual(['Configuration Error']);
-    // Gradle's `> ` lines among others are Gradle's.
-    expect(await types(['> Task :app:compileJava', "> Could not resolve all files for configuration ':app:debugRuntimeClasspath'.", '   > Could not find com.example:lib:1.0.', 'BUILD FAILED in 3s'].join('\n'))).toEqual(['Dependency Issues']);
+    // Gradle's output alone, all `> ` lines: its `> Task :` lines keep naming Gradle.
+    expect(await types(['> Task :app:test FAILED', '> There were failing tests. See the report at: file:///w/app/build/reports/tests/test/index.html'].join('\n'))).toEqual(['Test Failure']);
+  });
+
+  it('reads a quoted TeamCity log: the quote goes before the prefix', async () => {
+    const quoted = ['> [12:54:32][npm install] gyp ERR! build error ', '> [12:54:32][npm install] gyp ERR! stack Error: `make` failed with exit code: 2', '> [12:54:32][npm install] gyp ERR! not ok'];
+    expect(await types(quoted.join('\n'))).toEqual(['Package Installation Error']);
+  });
+
+  it('reads the no-tests run as a benchmark tail stores it', async () => {
+    expect(await types(['collecting ... collected 0 items', '', '============================ no tests ran in 0.01s =============================', 'Process completed with exit code 5.'].join('\n'))).toEqual(['Configuration Error']);
   });
 });

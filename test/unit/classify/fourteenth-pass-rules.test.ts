@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dedentLines } from '../../../src/classify/dedent.js';
+import { toolLine } from '../../../src/classify/tool-line.js';
 import { logTypes as types, tailTypes } from './tail-types.js';
 
 /** Rules from the fourteenth pass's tuning-half misses (issue 16), and quoted output indented as a whole. */
@@ -46,7 +47,6 @@ describe('fourteenth pass', () => {
     ['what a Kotlin script parse error leaves behind', ['e: file:///w/lib/build.gradle.kts:111:13: Expecting an element', "e: file:///w/lib/build.gradle.kts:111:1: Function invocation 'apply()' expected"], ['Syntax Error']],
     ["Surefire's other summary shapes", ['[ERROR]   FooTest.bar:54->helper:72 » NullPointer', '[ERROR]   FooTest>BaseTest.setUp:20 » IllegalState'], ['Runtime Error', 'Test Failure']],
     ["Surefire's comparisons behind a message, and Mockito's verifications", ['[ERROR]   CalcTest.adds:12 Bending maths expected:<[123]> but was:<[312]>', '[ERROR]   CalcTest.sum:20 sum ==> expected: <4> but was: <5>', '[ERROR]   MailTest.sends:33 » WantedButNotInvoked'], ['Assertion Error', 'Test Failure']],
-    ["a required package the project checks itself after CMake's status line", ['-- Could NOT find OpenSSL (missing: OPENSSL_CRYPTO_LIBRARY)', 'CMake Error at CMakeLists.txt:10 (message):', '  OpenSSL is required'], ['Dependency Issues']],
     ["pytest 6+'s conftest syntax error", ['E   _pytest.config.ConftestImportFailure: SyntaxError: invalid syntax (from /w/tests/conftest.py)'], ['Syntax Error']],
     ["dnf's providers that cannot be installed", ['Error: ', ' Problem: package grub2-pc-1:2.12-38.fc43.x86_64 requires grub2-tools-minimal = 1:2.12-38.fc43, but none of the providers can be installed', '  - cannot install the best candidate for the job'], ['Dependency Issues', 'Package Installation Error']],
     ["Kotlin K2's wording of a script parse error", ["e: file:///w/build.gradle.kts:12:5: Syntax error: Expecting ')'."], ['Syntax Error']],
@@ -67,7 +67,9 @@ describe('fourteenth pass', () => {
     ["clippy-check on a fork, which cannot write its annotations", ['Clippy results: 0 ICE, 0 errors, 3 warnings, 0 notes, 0 help', '##[error]Unable to create clippy annotations! Reason: HttpError: Resource not accessible by integration', 'It seems that this Action is executed from the forked repository.'], []],
     ["CMake's status line for an optional package beside the failure a rule reads", ['-- Could NOT find PathFerris (missing: PathFerris_LIBRARIES) ', '-- Configuring done', "src/solver.c:3:5: error: unknown type name 'ferris_t'"], ['Type Checking']],
     ["cargo test --show-output's passed tests", ['successes:', '', '---- tests::a stdout ----', 'hello', '', 'successes:', '    tests::a'], []],
-    ['a time of day behind the web view\'s Error:', ['Error: 12:34:56 upload failed'], []],
+    ["CMake's optional packages beside a link error no rule reads", ['-- Could NOT find Doxygen (missing: DOXYGEN_EXECUTABLE)', '-- Configuring done', '-- Generating done', "main.cpp:(.text+0x5): undefined reference to `foo()'", 'collect2: error: ld returned 1 exit status'], []],
+    ["clippy-check's fork notice as the web view shows it", ['Clippy results: 0 ICE, 2 errors, 0 warnings, 0 notes, 0 help', 'Error: Unable to create clippy annotations! Reason: HttpError: Resource not accessible by integration'], []],
+    ["Go test output that quotes ENOSPC", ['--- FAIL: TestWrite (0.00s)', '    write_test.go:12: got err "no space left on device", want nil'], ['Test Failure']],
   ] as const)('not: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
@@ -80,7 +82,7 @@ describe('fourteenth pass', () => {
     expect(await tailTypes(['      at /w/tests/e2e/quiz.spec.ts:66:24', '', '  1 failed', '    [chromium] › tests/e2e/quiz.spec.ts:60:3 › result page', '  5 passed (42.0s)'])).toEqual(['Test Failure']);
   });
 
-  it('reads pasted mocha and Playwright summaries with their indent removed', async () => {
+  it('reads a pasted mocha summary with its indent removed', async () => {
     const mocha = ['  Calc', '    1) adds', '', '  0 passing (5ms)', '  1 failing', '', '  1) Calc', '       adds:', '     Error: boom'];
     expect(await types(mocha.join('\n'))).toContain('Test Failure');
   });
@@ -104,5 +106,17 @@ describe('fourteenth pass', () => {
     expect(dedentLines(mixed)).toBe(mixed);
     // Tabs and spaces are not the same indent.
     expect(dedentLines([{ line: 1, text: '\ta' }, { line: 2, text: '  b' }]).map((l) => l.text)).toEqual(['\ta', '  b']);
+  });
+
+  it("takes the web view's Error: off a compiler's diagnostic, and only there", () => {
+    expect(toolLine('Error: src/app.py:12: error: Incompatible return value type')).toBe('src/app.py:12: error: Incompatible return value type');
+    expect(toolLine("Error: D:\\a\\x\\src\\foo.c:12:5: error: unknown type name 'foo_t'")).toBe("D:\\a\\x\\src\\foo.c:12:5: error: unknown type name 'foo_t'");
+    expect(toolLine('Error: 12:34:56 upload failed')).toBe('Error: 12:34:56 upload failed');
+    expect(toolLine("Error: Cannot find module 'x'")).toBe("Error: Cannot find module 'x'");
+    expect(toolLine('##[error]Process completed with exit code 1.')).toBe('Process completed with exit code 1.');
+  });
+
+  it('reads a Windows diagnostic behind the web view\'s Error:', async () => {
+    expect(await tailTypes(["Error: D:\\a\\x\\src\\foo.c:12:5: error: unknown type name 'foo_t'"])).toEqual(['Type Checking']);
   });
 });

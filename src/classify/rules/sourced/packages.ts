@@ -25,7 +25,7 @@ export const SOURCED_PACKAGE_RULES = [
   // npm: npm/cli:lib/utils/error-message.js (EBADPLATFORM)
   sourced('npm-unsupported-platform', 'Package Installation Error', "npm", /^npm (?:ERR!|error) (?:code EBADPLATFORM$|notsup Unsupported platform for )/, "npm error notsup Unsupported platform for fsevents@2.3.3: wanted {\"os\":\"darwin\"} (current: {\"os\":\"linux\"})"),
   // node-gyp: nodejs/node-gyp:bin/node-gyp.js and lib/build.js
-  sourced('node-gyp-failed', 'Package Installation Error', "node-gyp", /^(?:npm (?:ERR!|error) |.*│\s+)?gyp ERR! (?:(?:build|configure|rebuild|install) error$|not ok$|stack Error: `(?:make|gyp|msbuild)\S*` failed with exit code)/, "npm error gyp ERR! stack Error: `make` failed with exit code: 2"),
+  sourced('node-gyp-failed', 'Package Installation Error', "node-gyp", /^(?:npm (?:ERR!|error) |.*│\s+)gyp ERR! (?:(?:build|configure|rebuild|install) error$|not ok$|stack Error: `(?:make|gyp|msbuild)\S*` failed with exit code)/, "npm error gyp ERR! stack Error: `make` failed with exit code: 2"),
   // android-gradle: Android Gradle Plugin (com.android.builder.sdk.LicenceNotAcceptedException: 'Failed to install the following Android SDK packages as some licences have not been accepted.'); the corpus's readers type it as an install that failed (three logs)
   sourced('android-sdk-licences', 'Package Installation Error', "android-gradle", /Failed to install the following Android SDK packages as some licences have not been accepted/, "> Failed to install the following Android SDK packages as some licences have not been accepted."),
   // pnpm: pnpm/pnpm:pnpm11/cli/default-reporter/src/reportError.ts (ERR_PNPM_FETCH_401/403), pnpm11/resolving/npm-resolver/src/fetch.ts (META_FETCH_FAIL)
