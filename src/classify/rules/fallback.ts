@@ -9,13 +9,16 @@ const EXIT = /^(?:##\[error\])?Process completed with exit code (?!0\.)\d+\.$/;
  * 5 (no tests collected) say no test failed, so those exits prove no Test Failure.
  */
 const EXIT_TESTS_FAILED = /^(?:##\[error\])?Process completed with exit code 1\.$/;
+/** pytest's closing summary when nothing failed: an exit code after it is another command's (a coverage threshold). */
+const PYTEST_ALL_PASSED = /^=+ (?!.*\b(?:failed|errors?)\b)[^=]{0,300}\b\d{1,7} passed\b[^=]{0,300} in [\d.]+m?s(?: \([\d:]+\))? =+$/;
 
-const byCommand = (id: string, type: ErrorType, tool: string, commandPattern: RegExp, command: string, linePattern = EXIT): Rule => ({
+const byCommand = (id: string, type: ErrorType, tool: string, commandPattern: RegExp, command: string, linePattern = EXIT, disarmPattern?: RegExp): Rule => ({
   id,
   type,
   tool,
   commandPattern,
   linePattern,
+  ...(disarmPattern === undefined ? {} : { disarmPattern }),
   fallback: true,
   example: { command, lines: ['##[error]Process completed with exit code 1.'] },
 });
@@ -110,7 +113,7 @@ export const FALLBACK_RULES: Rule[] = [
     example: { command: 'make test', lines: ['______________________ ERROR collecting tests/test_ssm.py ______________________', "ImportError while importing test module '/w/tests/test_ssm.py'.", 'Hint: make sure your test modules/packages have valid Python names.'] },
   },
   byCommand('exit-pre-commit', 'Code Linting', 'pre-commit', CMD.preCommit, 'pre-commit run --all-files'),
-  byCommand('exit-pytest', 'Test Failure', 'pytest', CMD.pytest, 'python -m pytest', EXIT_TESTS_FAILED),
+  byCommand('exit-pytest', 'Test Failure', 'pytest', CMD.pytest, 'python -m pytest', EXIT_TESTS_FAILED, PYTEST_ALL_PASSED),
   byCommand('exit-jest', 'Test Failure', 'jest', CMD.jest, 'npm test'),
   byCommand('exit-go-test', 'Test Failure', 'go', CMD.goTest, 'go test ./...'),
   byCommand('exit-formatter', 'Code Formatting', 'formatter', /\bblack\b|\bisort\b|\bruff format\b|\bprettier\b|\bgofmt\b|\bcargo fmt\b|\byapf\b|\bautopep8\b/, 'black --check .'),

@@ -47,6 +47,7 @@ describe('fifteenth pass', () => {
     ["a passing mypy's success line before the runner's exit line", ['Success: no issues found in 7 source files'], []],
     ["GHC's own errors are no hlint hints", ['src/Main.hs:12:5: error:', '    • Variable not in scope: foo'], []],
     ["Gradle's own `> ` lines are no block quote", ['> Task :app:compileJava', '> Task :app:test', 'BUILD SUCCESSFUL in 3s'], []],
+    ["pytest's all-passed summary before another command's exit code", ['============================= 10 passed in 1.00s ==============================', 'FAIL Required test coverage of 80% not reached. Total coverage: 75.00%'], []],
   ] as const)('not: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
