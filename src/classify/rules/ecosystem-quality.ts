@@ -112,7 +112,8 @@ export const ECOSYSTEM_QUALITY_RULES: Rule[] = [
     type: 'Type Checking',
     tool: 'javac',
     commandPattern: CMD.java,
-    linePattern: /^(?:\[ERROR\] |Error: +)?(\S+?\.java):(?:\[(\d+),(\d+)\]|(\d+):) (?:error: )?(.*)$/,
+    // Gradle repeats the compiler's errors indented under `* What went wrong:`.
+    linePattern: /^(?:\[ERROR\] |Error: +|\s+)?(\S+?\.java):(?:\[(\d+),(\d+)\]|(\d+):) (?:error: )?(.*)$/,
     findingParser: (m) => {
       const path = m[1];
       const line = Number(m[2] ?? m[4]);
