@@ -34,7 +34,7 @@ describe('fifteenth pass', () => {
     ["Zig's failed expectation, with its trace through std.testing", ['Test [1/1] test.adds... FAIL (TestExpectedEqual)', '/usr/lib/zig/std/testing.zig:84:17: 0x224f4f in expectEqual__anon_1 (test)', '0 passed; 0 skipped; 1 failed.'], ['Assertion Error', 'Test Failure']],
     ["Zig's failed test that threw", ['Test [1/1] test.parses... FAIL (OutOfMemory)', '0 passed; 0 skipped; 1 failed.'], ['Test Failure']],
     ["hlint's span form", ['src/Foo.hs:(12,5)-(14,7): Warning: Use concatMap'], ['Code Linting']],
-    ["javac's errors as Gradle repeats them under What went wrong", ["Execution failed for task ':app:compileDebugJavaWithJavac'.", '> Compilation failed; see the compiler output below.', '  /w/app/src/main/java/com/example/app/MainActivity.java:51: error: cannot find symbol', '      OnnxAsr asr = new OnnxAsr();', '  1 error'], ['Type Checking']],
+    ["javac's errors as Gradle repeats them under What went wrong", ['> Compilation failed; see the compiler output below.', '  /w/app/src/main/java/com/example/app/MainActivity.java:51: error: cannot find symbol', '      OnnxAsr asr = new OnnxAsr();', '  1 error', '', 'BUILD FAILED in 44s'], ['Type Checking']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
