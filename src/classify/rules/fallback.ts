@@ -9,6 +9,9 @@ const EXIT = /^(?:##\[error\])?Process completed with exit code (?!0\.)\d+\.$/;
  * 5 (no tests collected) say no test failed, so those exits prove no Test Failure.
  */
 const EXIT_TESTS_FAILED = /^(?:##\[error\])?Process completed with exit code 1\.$/;
+/** An installer's closing line on success: an exit code after it is a later command's. */
+const PIP_INSTALLED = /^Successfully installed \S/;
+const NPM_INSTALLED = /^(?:added|removed|changed|up to date)\b.* in \d+(?:\.\d+)?m?s$|^Done in \d+(?:\.\d+)?m?s\.?$/;
 /** pytest's closing summary when nothing failed: an exit code after it is another command's (a coverage threshold). */
 const PYTEST_ALL_PASSED = /^=+ (?!.*\b(?:failed|errors?)\b)[^=]{0,300}\b\d{1,7} passed\b[^=]{0,300} in [\d.]+m?s(?: \([\d:]+\))? =+$/;
 
@@ -120,6 +123,6 @@ export const FALLBACK_RULES: Rule[] = [
   byCommand('exit-type-checker', 'Type Checking', 'type-checker', /\bmypy\b|\bpyright\b|\btsc\b|\bpytype\b|\bpyre\b/, 'mypy app'),
   byCommand('exit-doc-tool', 'Doc/Docstring', 'docs', /\bpydocstyle\b|\bdarglint\b|\binterrogate\b|\bsphinx-build\b|\bmkdocs\b|\bnumpydoc\b/, 'pydocstyle app'),
   byCommand('exit-linter', 'Code Linting', 'linter', /\bflake8\b|\bruff\b|\bpylint\b|\beslint\b|\bgolangci-lint\b|\bclippy\b|\bgo vet\b|\bpycodestyle\b|\bbandit\b/, 'flake8 .'),
-  byCommand('exit-installer', 'Package Installation Error', 'installer', CMD.pip, 'pip install -r requirements.txt'),
-  byCommand('exit-npm-install', 'Package Installation Error', 'npm', /\bnpm (?:ci|install|i)\b|\byarn(?: install)?$|\bpnpm install\b/, 'npm ci'),
+  byCommand('exit-installer', 'Package Installation Error', 'installer', CMD.pip, 'pip install -r requirements.txt', EXIT, PIP_INSTALLED),
+  byCommand('exit-npm-install', 'Package Installation Error', 'npm', /\bnpm (?:ci|install|i)\b|\byarn(?: install)?$|\bpnpm install\b/, 'npm ci', EXIT, NPM_INSTALLED),
 ];

@@ -49,6 +49,7 @@ describe('fifteenth pass', () => {
     ["GHC's own errors are no hlint hints", ['src/Main.hs:12:5: error:', '    • Variable not in scope: foo'], []],
     ["Gradle's own `> ` lines are no block quote", ['> Task :app:compileJava', '> Task :app:test', 'BUILD SUCCESSFUL in 3s'], []],
     ["pytest's all-passed summary before another command's exit code", ['============================= 10 passed in 1.00s ==============================', 'FAIL Required test coverage of 80% not reached. Total coverage: 75.00%'], []],
+    ["pip's success line before a later command's exit code", ['Successfully installed requests-2.32.3 urllib3-2.2.2', 'Running the report script'], []],
   ] as const)('not: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
@@ -67,5 +68,12 @@ describe('fifteenth pass', () => {
 
   it('reads the no-tests run as a benchmark tail stores it', async () => {
     expect(await types(['collecting ... collected 0 items', '', '============================ no tests ran in 0.01s =============================', 'Process completed with exit code 5.'].join('\n'))).toEqual(['Configuration Error']);
+  });
+
+  it("reads npm's success line as the install's end: a later command's exit code is not the install's", async () => {
+    const step = (lines: string[]): string =>
+      ['2024-01-01T00:00:00.0000000Z ##[group]Run npm ci && node scripts/build.js', '2024-01-01T00:00:00.1000000Z ##[endgroup]', ...lines.map((l) => `2024-01-01T00:00:01.0000000Z ${l}`), '2024-01-01T00:00:02.0000000Z ##[error]Process completed with exit code 1.'].join('\n');
+    expect(await types(step(['added 312 packages, and audited 313 packages in 7s', 'build: writing dist/app.js']))).toEqual([]);
+    expect(await types(step(['npm warn deprecated glob@7.2.3']))).toEqual(['Package Installation Error']);
   });
 });
