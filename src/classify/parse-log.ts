@@ -2,7 +2,7 @@ import { detach } from './detach.js';
 import { CLEANUP_TITLES, SETUP_TITLE, clearAnnotatedSteps, inferFailingStep } from './failing-steps.js';
 import { mapSteps } from './map-steps.js';
 import { ghColumns, skipBom, stampLength } from './line-prefix.js';
-import { dedentLines, unquoteLines } from './dedent.js';
+import { dedentLines, unquoteLines } from './quoted-output.js';
 import { toolLine } from './tool-line.js';
 import { normalizeLine } from './normalize-line.js';
 import { readChunks } from './read-chunks.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dedentLines } from '../../../src/classify/dedent.js';
+import { dedentLines } from '../../../src/classify/quoted-output.js';
 import { toolLine } from '../../../src/classify/tool-line.js';
 import { logTypes as types, tailTypes } from './tail-types.js';
 
