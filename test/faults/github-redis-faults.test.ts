@@ -84,7 +84,9 @@ describe('GitHub webhook deliveries across a Redis outage and a FLUSHALL (privat
     await waitFor(async () => (running.every((row) => campaign.simRuns(row.headSha).every((run) => run.attempts.at(-1)?.status === 'completed')) ? true : undefined), { timeoutMs: 120_000 });
     await campaign.sim.idle();
     expect((await deliveryStatuses(campaign)).received).toBeGreaterThanOrEqual(4);
-    expect((await campaign.deps.queues.counts('events')).waiting ?? 0).toBeGreaterThanOrEqual(4);
+    // The intake commits deliveries in groups (one events job per batch), so two deliveries arriving together share a job:
+    // at least one job waits, not necessarily one per delivery.
+    expect((await campaign.deps.queues.counts('events')).waiting ?? 0).toBeGreaterThanOrEqual(1);
     await campaign.redis.flushAll();
     expect((await campaign.deps.queues.counts('events')).waiting ?? 0).toBe(0);
     const worker = await campaign.startWorker();
