@@ -19,6 +19,16 @@ export const DOC_RULES: Rule[] = [
     example: { command: 'cargo doc --no-deps', lines: ['error: unresolved link to `Parser::parse`'] },
   },
   {
+    // Documenter's check that every docstring is in the manual, and pkgdown's that every topic is in the reference
+    // index.
+    id: 'doc-coverage-check',
+    type: 'Doc/Docstring',
+    tool: 'docs',
+    linePattern: /^┌ Error: \d+ docstrings? not included in the manual|^\s*Error in check_missing_topics\(|All topics must be included in reference index/,
+    context: { after: 2 },
+    example: { command: 'julia --project=docs docs/make.jl', lines: ['┌ Error: 3 docstrings not included in the manual:'] },
+  },
+  {
     id: 'doctest-failed',
     type: 'Doc/Docstring',
     tool: 'doctest',
@@ -30,7 +40,7 @@ export const DOC_RULES: Rule[] = [
     id: 'link-check-failed',
     type: 'Doc/Docstring',
     tool: 'link-checker',
-    linePattern: /^\s*ERROR: \d+ dead links? found!|^\s*\[✖\] https?:\/\/\S+ → Status: [45]\d\d|^\(\s*\S+: line\s+\d+\) broken\s+https?:|^🚫 \d+ errors? \(Errors? in \d+ files?\)|^Issues found in \d+ inputs?\. Find details below\.|^(?:\S+ )?\[(?:[45]\d\d|ERR|TIMEOUT)\] https?:\/\/\S+ \| (?:Failed|Network error|Timeout)|^For the [\w >]+ check, the following failures were found:|^HTML-Proofer found \d+ failures?!/,
+    linePattern: /^\s*ERROR: \d+ dead links? found!|^\s*\[✖\] https?:\/\/\S+ → Status: [45]\d\d|^\(\s*\S+: line\s+\d+\) broken\s+https?:|^🚫 \d+ errors? \(Errors? in \d+ files?\)|^Issues found in \d+ inputs?\. Find details below\.|^(?:\S+ )?\[(?:[45]\d\d|ERR|TIMEOUT)\] https?:\/\/\S+ \| (?:Failed|Network error|Timeout)|^For the [\w >]+ check, the following failures were found:|HTML-Proofer found \d+ failures?!/,
     example: { command: 'npx markdown-link-check README.md', lines: ['ERROR: 2 dead links found!'] },
   },
   {
@@ -51,5 +61,15 @@ export const DOC_RULES: Rule[] = [
     linePattern: /(?:^|\s)\S+\.(?:rst|md|txt|ipynb): WARNING: /,
     fallback: true,
     example: { command: 'make html', lines: ["generated/gwa_to_slit-0.7.0 /w/docs/transforms/index.rst: WARNING: toctree contains ref to nonexisting file 'generated/gwa_to_slit-0.7.0'"] },
+  },
+  {
+    // doxygen's warnings about the documentation itself, in a failed step with nothing else a rule reads (a doc job
+    // that fails on warnings).
+    id: 'doxygen-warnings',
+    type: 'Doc/Docstring',
+    tool: 'doxygen',
+    linePattern: /^\S+:\d+: warning: (?:documented symbol '[^']+' was not declared or defined|Member \S+ \(\w+\) of \w+ \S+ is not documented|argument '[^']+' of command @param is not found|unable to resolve reference to )/,
+    fallback: true,
+    example: { command: './scripts/check-doxygen.sh', lines: ["/w/src/config.cpp:26: warning: documented symbol 'void CConfig::Apply' was not declared or defined."] },
   },
 ];

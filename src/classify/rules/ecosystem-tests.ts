@@ -115,6 +115,29 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     example: { command: 'go test ./...', lines: ['    calc_test.go:8: Add(2, 2) = 5; want 4'] },
   },
   {
+    // A Rust test's thread (libtest names it after the test; not `main`, not an unnamed spawned thread) that
+    // panicked in an assertion: a failed assertion of a failed test, whatever ran cargo (a wrapper script, a quoted
+    // excerpt without the command). Before Rust 1.73 the message is on the panic's line, since then on the next. A
+    // test's other panics stay with cargo-test-panic (an explicit `panic!` is how a test fails, not a crash).
+    id: 'rust-test-assertion-panic',
+    type: 'Assertion Error',
+    also: 'Test Failure',
+    tool: 'cargo',
+    linePattern: /^\s*thread '(?!main'|<unnamed>')[^']+'(?: \(\d+\))? panicked at 'assertion (?:`left [!=]= right` )?failed/,
+    context: { after: 2 },
+    example: { command: './ci/test.sh', lines: ["thread 'kad::tests::expire' panicked at 'assertion failed: `(left == right)`", '  left: `0`,', " right: `2`', network/src/kad.rs:190:9"] },
+  },
+  {
+    id: 'rust-test-assertion-panic-message',
+    type: 'Assertion Error',
+    also: 'Test Failure',
+    tool: 'cargo',
+    previousPattern: /^\s*thread '(?!main'|<unnamed>')[^']+'(?: \(\d+\))? panicked at \S+:\d+:\d+:$/,
+    linePattern: /^assertion (?:`left [!=]= right` )?failed/,
+    context: { before: 1, after: 2 },
+    example: { command: './ci/test.sh', lines: ["thread 'tests::adds' panicked at src/lib.rs:10:5:", 'assertion `left == right` failed', '  left: 4', ' right: 5'] },
+  },
+  {
     id: 'cargo-assertion',
     type: 'Assertion Error',
     tool: 'cargo',
@@ -175,6 +198,16 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     // libtest lists the failed tests' output under `failures:` (only when a test failed).
     linePattern: /^test \S+ \.\.\. FAILED$|^test result: FAILED\.|^failures:$/,
     example: { command: 'cargo test', lines: ['test tests::adds ... FAILED'] },
+  },
+  {
+    // Gradle's test logger in its short form: `Class > test FAILED`, then the exception and where it was thrown.
+    id: 'gradle-test-logger-assertion',
+    type: 'Assertion Error',
+    also: 'Test Failure',
+    tool: 'gradle',
+    linePattern: /^\s+(?:java\.lang\.AssertionError|org\.opentest4j\.AssertionFailedError|org\.junit\.ComparisonFailure|junit\.framework\.(?:AssertionFailedError|ComparisonFailure)) at \S+\.(?:kt|java|groovy|scala):\d+$/,
+    context: { before: 1 },
+    example: { command: './gradlew check', lines: ['ops.TestArtifactsRepoTest > should not throw when token not set FAILED', '    java.lang.AssertionError at TestArtifactsRepoTest.kt:15'] },
   },
   {
     id: 'java-assertion',

@@ -126,4 +126,65 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     linePattern: /^ERROR: An error occured while trying to parse your \.travis\.yml file\.?$/,
     example: { command: '.travis.yml', lines: ['ERROR: An error occured while trying to parse your .travis.yml file.', 'Please make sure that the file is valid YAML.'] },
   },
+  {
+    // Travis's closing line names the command that failed: a formatter's check.
+    id: 'travis-formatter-command-failed',
+    type: 'Code Formatting',
+    tool: 'travis',
+    linePattern: /^The command "[^"]*\b(?:cargo fmt|rustfmt|gofmt|black|prettier|clang-format)\b[^"]*" (?:failed and )?exited with [1-9]/,
+    fallback: true,
+    example: { command: '', lines: ['The command "cargo fmt -- --write-mode=diff" exited with 1.'] },
+  },
+  {
+    // flake8 --statistics: a count per code; E999 is a file that does not parse.
+    id: 'flake8-statistics-syntax',
+    type: 'Syntax Error',
+    also: 'Code Linting',
+    tool: 'flake8',
+    linePattern: /^\d+\s+E999 SyntaxError: /,
+    example: { command: 'flake8 . --count --statistics', lines: ['55    E999 SyntaxError: invalid syntax', '148   F821 undefined name \'xrange\''] },
+  },
+  {
+    // Nitro's prerenderer (Nuxt generate) when pages threw while rendering.
+    id: 'nitro-prerender-errors',
+    type: 'Runtime Error',
+    tool: 'nitro',
+    linePattern: /Exiting due to prerender errors\.$/,
+    example: { command: 'npx nuxi generate', lines: ['Errors prerendering:', 'Error:  Exiting due to prerender errors.'] },
+  },
+  {
+    // Homebrew's removed commands (`brew cask install`): the workflow calls an installer command that no longer works.
+    id: 'brew-command-disabled',
+    type: 'Configuration Error',
+    also: 'Package Installation Error',
+    tool: 'brew',
+    linePattern: /^Error: Calling .+ is disabled! Use .+ instead\.$/,
+    example: { command: 'brew cask install xquartz', lines: ['Error: Calling brew cask install is disabled! Use brew install [--cask] instead.'] },
+  },
+  {
+    // Spotless naming the formatter step that wants changes (its ktlint step reports a rule and a line).
+    id: 'spotless-step-problem',
+    type: 'Code Formatting',
+    tool: 'spotless',
+    linePattern: /^Step '[^']+' found problem in '[^']+':$/,
+    context: { after: 3 },
+    example: { command: './gradlew spotlessCheck', lines: ["Step 'ktlint' found problem in 'sample/build.gradle.kts':", 'Error on line: 283, column: 21'] },
+  },
+  {
+    // rustup's proxy for a component the toolchain was installed without (the workflow did not ask for rustfmt).
+    id: 'rustup-component-not-installed',
+    type: 'Configuration Error',
+    also: 'Environment Error',
+    tool: 'rustup',
+    linePattern: /^error: '[\w-]+(?:\.exe)?' is not installed for the toolchain '/,
+    example: { command: 'cargo fmt --check', lines: ["error: 'cargo-fmt' is not installed for the toolchain '1.84.1-x86_64-unknown-linux-gnu'."] },
+  },
+  {
+    // Gradle resolving a dependency for a build script that declares no repository.
+    id: 'gradle-no-repositories',
+    type: 'Configuration Error',
+    tool: 'gradle',
+    linePattern: /Cannot resolve external dependency \S+ because no repositories are defined\./,
+    example: { command: './gradlew build', lines: ["   > Cannot resolve external dependency org.jetbrains.kotlin:kotlin-compiler-embeddable:1.3.71 because no repositories are defined."] },
+  },
 ];

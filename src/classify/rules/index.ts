@@ -14,6 +14,7 @@ import type { Rule } from './rule.js';
 import { RUNNER_ENVIRONMENT_RULES } from './runner-environment.js';
 import { SOURCED_BEFORE_TYPE_RULES, SOURCED_EARLY_RULES, SOURCED_RULES } from './sourced/index.js';
 import { TASK_NAME_RULES } from './task-names.js';
+import { TEST_CRASH_RULES } from './test-crashes.js';
 import { TOOLCHAIN_RULES } from './toolchains.js';
 import { TEST_RUNNER_RULES } from './test-runners.js';
 
@@ -31,6 +32,7 @@ export const RULES: readonly Rule[] = [
   ...PACKAGE_MANAGER_RULES,
   ...PYTHON_BUILD_RULES,
   ...PYTHON_TEST_RULES,
+  ...TEST_CRASH_RULES,
   ...TEST_RUNNER_RULES,
   ...PYTHON_QUALITY_RULES,
   ...QUALITY_RULES,

@@ -10,7 +10,7 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     id: 'lockfile-out-of-sync',
     type: 'Dependency Issues',
     tool: 'package-manager',
-    linePattern: /`npm ci` can only install packages when your package\.json and package-lock\.json|The `npm ci` command can only install with an existing package-lock\.json|RR_PNPM_(?:OUTDATED_LOCKFILE|NO_LOCKFILE|LOCKFILE_\w+)|Your lockfile needs to be updated|The lockfile would have been modified by this install|lock file (?:is not up to date|does not contain a compatible set of packages)|pnpm-lock\.yaml is not up to date|poetry\.lock was last generated|uv\.lock needs to be updated|^npm (?:ERR!|error) Missing: \S+ from lock file|^npm (?:ERR!|error) Run "npm help ci" for more info/,
+    linePattern: /`npm ci` can only install packages when your package\.json and package-lock\.json|The `npm ci` command can only install with an existing package-lock\.json|RR_PNPM_(?:OUTDATED_LOCKFILE|NO_LOCKFILE|LOCKFILE_\w+|FROZEN_LOCKFILE\w*)|Your lockfile needs to be updated|The lockfile would have been modified by this install|lock file (?:is not up to date|does not contain a compatible set of packages)|pnpm-lock\.yaml is not up to date|poetry\.lock was last generated|uv\.lock needs to be updated|^npm (?:ERR!|error) Missing: \S+ from lock file|^npm (?:ERR!|error) Run "npm help ci" for more info/,
     context: { after: 2 },
     example: { command: 'npm ci', lines: ['npm error `npm ci` can only install packages when your package.json and package-lock.json or npm-shrinkwrap.json are in sync.'] },
   },
@@ -96,9 +96,29 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     id: 'package-fetch-failed',
     type: 'Package Installation Error',
     tool: 'package-manager',
-    linePattern: /^npm (?:ERR!|error) (?:code 128|An unknown git error occurred)|error NU110[123]: Unable to find (?:a stable )?package |patch-package finished with \d+ error|E: (?:Package '[^']+' has no installation candidate|Unable to locate package )|^N: Unable to locate package |hash mismatch in fixed-output derivation|HTTP Error 404: Not Found|ERROR 404: Not Found|The requested URL returned error: 404|Command failed: .*sdkmanager|The process '[^']*sdkmanager(?:\.bat)?' failed with exit code \d+|RR_PNPM_(?:FETCH_404|TARBALL_INTEGRITY|NO_MATCHING_VERSION)|Couldn't find package "[^"]+" on the "npm" registry|^ERROR:\s+Error installing \S+|^error: failed to download from `|^Gem::(?:\w+::)*\w+Error: |^(?:::+\s+)?error: failed to compile `[^`]+ v\d[^`]*`|^Error when bootstrapping CMake:|^Error: The `brew link` step did not complete successfully|^Poetry installation failed\.$|^\s*! Failed to build source package \S+\.$|cabal(?:\.exe|-[\d.]+)?: Failed to build (?:exe:)?\S+ (?:from \S+ )?\(which is required|^npm (?:ERR!|error) Cannot read propert(?:y '|ies of )|Error: (?:\S+: )?Failed to download resource "|^\s*ChefBuildError$|Backend subprocess exited when trying to invoke build_wheel|Failed to execute '.*node-(?:pre-)?gyp(?:\.js)? |^Error: Command "(?:npm|yarn|pnpm) (?:install|ci)" exited with \d+|^npm (?:ERR!|error) network This is a problem related to network connectivity|^E: Failed to fetch \S+\s+404\s+Not Found|^error \S+\/node_modules\/\S+: Command failed\.$/,
+    linePattern: /^npm (?:ERR!|error) (?:code 128|An unknown git error occurred)|error NU110[123]: Unable to find (?:a stable )?package |patch-package finished with \d+ error|E: (?:Package '[^']+' has no installation candidate|Unable to locate package )|^N: Unable to locate package |hash mismatch in fixed-output derivation|HTTP Error 404: Not Found|ERROR 404: Not Found|The requested URL returned error: 404|Command failed: .*sdkmanager|The process '[^']*sdkmanager(?:\.bat)?' failed with exit code \d+|RR_PNPM_(?:FETCH_404|TARBALL_INTEGRITY|NO_MATCHING_VERSION)|Couldn't find package "[^"]+" on the "npm" registry|^ERROR:\s+Error installing \S+|^error: failed to download from `|^Gem::(?:\w+::)*\w+Error: |^(?:::+\s+)?error: failed to compile `[^`]+ v\d[^`]*`|^Error when bootstrapping CMake:|^Error: The `brew link` step did not complete successfully|^Poetry installation failed\.$|^\s*! Failed to build source package \S+\.$|cabal(?:\.exe|-[\d.]+)?: Failed to build (?:exe:)?\S+ (?:from \S+ )?\(which is required|^npm (?:ERR!|error) Cannot read propert(?:y '|ies of )|Error: (?:\S+: )?Failed to download resource "|^\s*ChefBuildError$|Backend subprocess exited when trying to invoke build_wheel|Failed to execute '.*node-(?:pre-)?gyp(?:\.js)? |^Error: Command "(?:npm|yarn|pnpm) (?:install|ci)" exited with \d+|^npm (?:ERR!|error) network This is a problem related to network connectivity|^E: Failed to fetch \S+\s+404\s+Not Found|^error \S+\/node_modules\/\S+: Command failed\.$|^ERROR: unable to select packages:$|^error: component '[^']+' for target '[^']+' is unavailable for download/,
     context: { after: 2 },
     example: { command: 'sudo apt-get install -y libgl1-mesa-glx', lines: ["E: Package 'libgl1-mesa-glx' has no installation candidate"] },
+  },
+  {
+    // What the code needs is not installed: `python -m build`'s missing build requirements, an mkdocs plugin, the
+    // bundler version a Gemfile.lock asks for, Maven's dependency collection.
+    id: 'dependency-not-installed',
+    type: 'Dependency Issues',
+    tool: 'package-manager',
+    linePattern: /^ERROR Missing dependencies:$|Config value '?plugins'?: The "[^"]+" plugin is not installed|Could not find '[^']+' \([^)]+\) - did find: \[|Could not collect dependencies for project /,
+    context: { after: 1 },
+    example: { command: 'python -m build --no-isolation', lines: ['ERROR Missing dependencies:', '\tsetuptools_scm[toml]>=6.2'] },
+  },
+  {
+    // A module a tool's own import needs, printed bare (poetry's installer on a Python without distutils); Sphinx's
+    // autodoc prints the same line as the reason a documented module did not import (a docs failure).
+    id: 'bare-module-not-found',
+    type: 'Dependency Issues',
+    tool: 'python',
+    linePattern: /^No module named '[^']+'$/,
+    disarmPattern: /autodoc: failed to import /,
+    example: { command: 'curl -sSL https://install.python-poetry.org | python3 -', lines: ["No module named 'distutils'"] },
   },
   {
     // npm 7+ names the dependency whose install script failed by its folder (`npm error path …/node_modules/node-sass`)

@@ -1,5 +1,6 @@
 import { ERROR_TYPES, type ErrorType } from '../../domain/error-types.js';
 import type { Rule } from './rule.js';
+import { MINITEST_RULES } from './minitest.js';
 
 /**
  * Playwright prints a flaky test (failed, then passed on a retry) as it prints a failed one: when the step says
@@ -103,39 +104,23 @@ export const TEST_RUNNER_RULES: Rule[] = [
     context: { after: 3 },
     example: { command: 'npx ava', lines: ['  test/level.js:42', '  Difference:', "  - 'error'", "  + 'warn'"] },
   },
+  ...MINITEST_RULES,
   {
-    // Minitest (Rails): `N runs, N assertions, N failures, N errors, N skips`.
-    id: 'minitest-summary',
-    type: 'Test Failure',
-    tool: 'minitest',
-    linePattern: /^\d{1,7} (?:runs|tests), \d{1,7} assertions, (?:[1-9]\d{0,6} failures, \d{1,7} errors|\d{1,7} failures, [1-9]\d{0,6} errors)\b/,
-    example: { command: 'bin/rails test', lines: ['16 runs, 3 assertions, 3 failures, 13 errors, 0 skips'] },
-  },
-  {
-    // Minitest prints `Error:`, the test (`Class#test_name:`), then what it raised; a failed assertion follows
-    // `Failure:` and the test's `Class#test_name [path:line]:`.
-    id: 'minitest-error',
-    type: 'Runtime Error',
-    tool: 'minitest',
-    linePattern: /^(?:[A-Z]\w{0,100}::){0,10}[A-Z]\w{0,100}?(?:Error|Exception|NotFound|Invalid)\w{0,100}: /,
-    previousPattern: /^(?:[A-Z]\w*::)*[A-Z]\w*#\S+:$/,
-    context: { before: 2 },
-    example: { command: 'bin/rails test', lines: ['Error:', 'Admin::StocksTest#test_visiting_the_index:', "NameError: undefined local variable or method `admin_stocks_url' for an instance of Admin::StocksTest"] },
-  },
-  {
-    id: 'minitest-failure',
+    // expect() is a test framework's (jest, vitest, Playwright): a failed assertion in a failed test.
+    id: 'js-expect-failed',
     type: 'Assertion Error',
-    tool: 'minitest',
-    linePattern: /^(?:[A-Z][\w:]*#\S+ \[[^\]]+:\d+\]:?$|[Ee]xpected\b)/,
-    previousPattern: /^Failure:$/,
-    context: { before: 1, after: 2 },
-    example: { command: 'bin/rails test', lines: ['Failure:', 'StocksTest#test_update [test/stocks_test.rb:12]:', 'Expected: 200', '  Actual: 404'] },
+    also: 'Test Failure',
+    tool: 'vitest',
+    linePattern: /^\s*(?:Error: )?expect\((?!received\))[\w.]*\)\.(?:not\.)?\w+\(/,
+    context: { after: 3 },
+    example: { command: 'npx playwright test', lines: ['Error: expect(locator).toBeVisible() failed', '', "Locator: locator('main').first()", 'Expected: visible'] },
   },
   {
+    // A bare AssertionError (node:assert in a script) says nothing of a test.
     id: 'js-assertion',
     type: 'Assertion Error',
     tool: 'vitest',
-    linePattern: /^\s*AssertionError(?: \[ERR_ASSERTION\])?: |^\s*(?:Error: )?expect\((?!received\))[\w.]*\)\.(?:not\.)?\w+\(/,
+    linePattern: /^\s*AssertionError(?: \[ERR_ASSERTION\])?: /,
     context: { after: 3 },
     example: { command: 'node --test', lines: ['AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:'] },
   },
