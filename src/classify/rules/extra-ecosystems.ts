@@ -187,4 +187,13 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     linePattern: /Cannot resolve external dependency \S+ because no repositories are defined\./,
     example: { command: './gradlew build', lines: ["   > Cannot resolve external dependency org.jetbrains.kotlin:kotlin-compiler-embeddable:1.3.71 because no repositories are defined."] },
   },
+  {
+    // Xcode's build graph with two steps writing one output (an Info.plist both copied and processed): the project's
+    // build settings.
+    id: 'xcode-multiple-commands-produce',
+    type: 'Configuration Error',
+    tool: 'xcodebuild',
+    linePattern: /^error: Multiple commands produce '/,
+    example: { command: 'xcodebuild -scheme App build', lines: ["error: Multiple commands produce '/w/build/Release-iphoneos/App.app/Info.plist'"] },
+  },
 ];

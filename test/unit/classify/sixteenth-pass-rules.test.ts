@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tailTypes } from './tail-types.js';
 
-/** Rules from the sixteenth pass's tuning-half misses (issue 16): installs, docs, crashed tests, other CI services. */
+/** Rules from the sixteenth and seventeenth passes' tuning-half misses (issue 16): installs, docs, crashed tests, other CI services. */
 
 describe('sixteenth pass', () => {
   it.each([
@@ -40,6 +40,8 @@ describe('sixteenth pass', () => {
     ["Spotless's formatter step", ['> Task :media:spotlessKotlinGradle FAILED', "Step 'ktlint' found problem in 'sample/build.gradle.kts':", 'Error on line: 283, column: 21'], ['Code Formatting']],
     ['a rustup toolchain without rustfmt', ["error: 'cargo-fmt' is not installed for the toolchain '1.84.1-x86_64-unknown-linux-gnu'.", 'To install, run `rustup component add --toolchain 1.84.1-x86_64-unknown-linux-gnu rustfmt`'], ['Configuration Error', 'Environment Error']],
     ['a Gradle build script without repositories', ["> Could not resolve all files for configuration ':kotlinCompilerClasspath'.", '   > Cannot resolve external dependency org.jetbrains.kotlin:kotlin-compiler-embeddable:1.3.71 because no repositories are defined.'], ['Configuration Error', 'Dependency Issues']],
+    ["Xcode's build graph with two producers of one file (seventeenth pass)", ["error: Multiple commands produce '/w/build/Release-iphoneos/App.app/Info.plist'", '** BUILD FAILED **'], ['Configuration Error']],
+    ["the runner's exit code 137 as GitHub's web view shows it (seventeenth pass)", ['Run docker exec app pip install black==20.8b1', '    Installing build dependencies: started', 'Error: Process completed with exit code 137.'], ['Environment Error']],
     ["markdownlint-cli2's severity column", ['Summary: 1 issue in 1 file', 'docs/CI.md:8:17 error MD009/no-trailing-spaces Trailing spaces [Expected: 0 or 2; Actual: 1]'], ['Code Linting']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
