@@ -1,7 +1,8 @@
 /**
  * A compiler's `path:line[:col]:` diagnostic behind the `Error: ` that GitHub's web view (and a log copied from it)
- * shows in place of a problem matcher's `##[error]` marker, and the runner's exit-code line it shows the same way. The
- * path (a Windows drive allowed) needs an extension, so a time of day (`Error: 12:34:56 …`) keeps its prefix.
+ * shows in place of a problem matcher's `##[error]` marker, and the runner's exit-code line it shows the same way. A
+ * diagnostic's path (a Windows drive allowed) needs an extension, so a time of day (`Error: 12:34:56 …`) keeps its
+ * prefix.
  */
 const WEB_VIEW_ERROR = /^Error: (?=(?:[A-Za-z]:)?[^\s:]+\.\w+:\d+(?::\d+)?:? |Process completed with exit code \d+\.$)/;
 

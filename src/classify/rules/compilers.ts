@@ -61,7 +61,7 @@ export const COMPILER_SYNTAX_RULES: Rule[] = [
     id: 'csharp-syntax',
     type: 'Syntax Error',
     tool: 'csc',
-    linePattern: /^(?:\+ \S+ \(\d+\): )?(\S.*?\.cs)\((\d+),(\d+)\): [Ee]rror (CS10[0-5]\d): (.*?)(?: \[\S+\])?$/,
+    linePattern: /^(?:\+ \S+ \(\d+\): )?(\S.*?\.cs)\((\d+),(\d+)\): [Ee]rror (CS10(?:0[1-9]|1\d|2[0-8]|3[1-9]|4[0134]|5[56])|CS1073|CS151[3-9]|CS152\d): (.*?)(?: \[\S+\])?$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
     example: { command: 'dotnet build', lines: ['/w/src/App.cs(12,5): error CS1002: ; expected [/w/src/App.csproj]'] },
   },

@@ -1,5 +1,6 @@
 import { CMD } from './commands.js';
 import { fileLineFinding, type Rule } from './rule.js';
+import { RUST_TEST_ASSERTION_RULES } from './rust-test-assertions.js';
 
 /** Node, Go, Rust and Java toolchains: dependency resolution, installs, type checks and test runners. */
 export const ECOSYSTEM_TEST_RULES: Rule[] = [
@@ -8,7 +9,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     id: 'build-dependency-resolution',
     type: 'Dependency Issues',
     tool: 'build',
-    linePattern: /^\s*Duplicate class \S+ found in modules? |but the target was not found\.  Possible reasons include:|Could not resolve dependencies for project|Could not resolve all (?:files|dependencies) for configuration|no required module provides package|missing go\.sum entry|failed to select a version for the requirement|no matching package named/,
+    linePattern: /^\s*Duplicate class \S+ found in modules? |but the target was not found\.  Possible reasons include:|Could not (?:resolve|collect) dependencies for project|Could not resolve all (?:files|dependencies) for configuration|no required module provides package|missing go\.sum entry|failed to select a version for the requirement|no matching package named/,
     example: { command: 'go build ./...', lines: ['main.go:3:8: no required module provides package github.com/x/y; to add it:'] },
   },
   // TypeScript compiler: TS1xxx are syntax errors, TS5xxx config (see environment.ts), the rest type errors; ts-jest
@@ -114,29 +115,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     findingParser: fileLineFinding({ path: 1, line: 2, message: 3 }),
     example: { command: 'go test ./...', lines: ['    calc_test.go:8: Add(2, 2) = 5; want 4'] },
   },
-  {
-    // A Rust test's thread (libtest names it after the test; not `main`, not an unnamed spawned thread) that
-    // panicked in an assertion: a failed assertion of a failed test, whatever ran cargo (a wrapper script, a quoted
-    // excerpt without the command). Before Rust 1.73 the message is on the panic's line, since then on the next. A
-    // test's other panics stay with cargo-test-panic (an explicit `panic!` is how a test fails, not a crash).
-    id: 'rust-test-assertion-panic',
-    type: 'Assertion Error',
-    also: 'Test Failure',
-    tool: 'cargo',
-    linePattern: /^\s*thread '(?!main'|<unnamed>')[^']+'(?: \(\d+\))? panicked at 'assertion (?:`left [!=]= right` )?failed/,
-    context: { after: 2 },
-    example: { command: './ci/test.sh', lines: ["thread 'kad::tests::expire' panicked at 'assertion failed: `(left == right)`", '  left: `0`,', " right: `2`', network/src/kad.rs:190:9"] },
-  },
-  {
-    id: 'rust-test-assertion-panic-message',
-    type: 'Assertion Error',
-    also: 'Test Failure',
-    tool: 'cargo',
-    previousPattern: /^\s*thread '(?!main'|<unnamed>')[^']+'(?: \(\d+\))? panicked at \S+:\d+:\d+:$/,
-    linePattern: /^assertion (?:`left [!=]= right` )?failed/,
-    context: { before: 1, after: 2 },
-    example: { command: './ci/test.sh', lines: ["thread 'tests::adds' panicked at src/lib.rs:10:5:", 'assertion `left == right` failed', '  left: 4', ' right: 5'] },
-  },
+  ...RUST_TEST_ASSERTION_RULES,
   {
     id: 'cargo-assertion',
     type: 'Assertion Error',

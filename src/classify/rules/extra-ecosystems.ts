@@ -127,11 +127,11 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     example: { command: '.travis.yml', lines: ['ERROR: An error occured while trying to parse your .travis.yml file.', 'Please make sure that the file is valid YAML.'] },
   },
   {
-    // Travis's closing line names the command that failed: a formatter's check.
+    // Travis's closing line names the command that failed: a formatter's check, alone or the last of a `&&`/`;` chain.
     id: 'travis-formatter-command-failed',
     type: 'Code Formatting',
     tool: 'travis',
-    linePattern: /^The command "[^"]*\b(?:cargo fmt|rustfmt|gofmt|black|prettier|clang-format)\b[^"]*" (?:failed and )?exited with [1-9]/,
+    linePattern: /^The command "(?:[^"]*(?:&&|;) *)?(?:cargo fmt|rustfmt|gofmt|black|prettier|clang-format)\b[^"&;|]*" (?:failed and )?exited with [1-9]/,
     fallback: true,
     example: { command: '', lines: ['The command "cargo fmt -- --write-mode=diff" exited with 1.'] },
   },
@@ -158,7 +158,7 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     type: 'Configuration Error',
     also: 'Package Installation Error',
     tool: 'brew',
-    linePattern: /^Error: Calling .+ is disabled! Use .+ instead\.$/,
+    linePattern: /^Error: Calling [^!]+ is disabled! Use [^!]+ instead\.$/,
     example: { command: 'brew cask install xquartz', lines: ['Error: Calling brew cask install is disabled! Use brew install [--cask] instead.'] },
   },
   {

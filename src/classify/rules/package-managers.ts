@@ -102,11 +102,11 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
   },
   {
     // What the code needs is not installed: `python -m build`'s missing build requirements, an mkdocs plugin, the
-    // bundler version a Gemfile.lock asks for, Maven's dependency collection.
+    // bundler version a Gemfile.lock asks for.
     id: 'dependency-not-installed',
     type: 'Dependency Issues',
     tool: 'package-manager',
-    linePattern: /^ERROR Missing dependencies:$|Config value '?plugins'?: The "[^"]+" plugin is not installed|Could not find '[^']+' \([^)]+\) - did find: \[|Could not collect dependencies for project /,
+    linePattern: /^ERROR Missing dependencies:$|Config value '?plugins'?: The "[^"]+" plugin is not installed|Could not find '[^']+' \([^)]+\) - did find: \[/,
     context: { after: 1 },
     example: { command: 'python -m build --no-isolation', lines: ['ERROR Missing dependencies:', '\tsetuptools_scm[toml]>=6.2'] },
   },
@@ -117,6 +117,8 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     type: 'Dependency Issues',
     tool: 'python',
     linePattern: /^No module named '[^']+'$/,
+    // A library that names an optional import it skipped prints the same line: only when nothing else explains the step.
+    fallback: true,
     disarmPattern: /autodoc: failed to import /,
     example: { command: 'curl -sSL https://install.python-poetry.org | python3 -', lines: ["No module named 'distutils'"] },
   },

@@ -75,7 +75,7 @@ export const QUALITY_RULES: Rule[] = [
     id: 'markdown-yaml-lint',
     type: 'Code Linting',
     tool: 'markdownlint',
-    linePattern: /^(\S+\.md):(\d+)(?::\d+)? (?:error |warning )?(MD\d{3})\/[\w-/]+ |^\s+(\d+):(\d+)\s+error\s+.*\((?:document-start|line-length|trailing-spaces|indentation|truthy|comments|empty-lines|new-line-at-end-of-file|key-duplicates|brackets|colons|commas)\)$/,
+    linePattern: /^(\S+\.md):(\d+)(?::\d+)? (?:error )?(MD\d{3})\/[\w-/]+ |^\s+(\d+):(\d+)\s+error\s+.*\((?:document-start|line-length|trailing-spaces|indentation|truthy|comments|empty-lines|new-line-at-end-of-file|key-duplicates|brackets|colons|commas)\)$/,
     findingParser: (m) => (m[1] === undefined ? undefined : { path: m[1], line: Number(m[2]), message: m[3] ?? 'markdownlint' }),
     example: { command: 'npx markdownlint-cli2 "**/*.md"', lines: ['README.md:12 MD013/line-length Line length [Expected: 80; Actual: 120]'] },
   },

@@ -70,12 +70,20 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     example: { command: 'actions/cache@v5', lines: ['##[error]Failed to restore cache entry. Exiting as fail-on-cache-miss is set. Input key: build-22.12.0-a4e610e5'] },
   },
   {
-    // Other CI services' limits (CircleCI's no-output time-out, Azure Pipelines without a hosted agent), Maven's
-    // JVM out of heap (its `[ERROR] Java heap space -> [Help 1]`), a service's rate limiter.
+    // Other CI services' limits (CircleCI's no-output time-out, Azure Pipelines without a hosted agent), a service's
+    // rate limiter.
     id: 'ci-service-limits',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /^Too long with no output \(exceeded [\dhms.]+\)|No hosted parallelism has been purchased or granted|^(?:\[ERROR\]|Error:) +Java heap space\b|\brate-limiter failed the request\b/,
+    linePattern: /^Too long with no output \(exceeded [\dhms.]+\)|No hosted parallelism has been purchased or granted|\brate-limiter failed the request\b/,
     example: { command: 'go test -v -race ./...', lines: ['Too long with no output (exceeded 10m0s): context deadline exceeded'] },
+  },
+  {
+    // Maven's own line when its JVM ran out of heap (`[ERROR] Java heap space -> [Help 1]`): the runner's memory.
+    id: 'maven-jvm-heap',
+    type: 'Environment Error',
+    tool: 'maven',
+    linePattern: /^(?:\[ERROR\]|Error:) +Java heap space\b/,
+    example: { command: 'mvn -B verify', lines: ['Error:  Java heap space -> [Help 1]'] },
   },
 ];

@@ -13,17 +13,21 @@ export const TEST_CRASH_RULES: Rule[] = [
     type: 'Runtime Error',
     also: 'Test Failure',
     tool: 'cargo',
-    linePattern: /process didn't exit successfully: `[^`]*[/\\]deps[/\\][^`]+` \(signal: \d+, SIG(?!KILL)[A-Z]+/,
+    linePattern: /process didn't exit successfully: `(?=[^`]*[/\\]deps[/\\])[^`]*` \(signal: \d+, SIG(?!KILL)[A-Z]+/,
     context: { before: 1 },
     example: { command: 'make test', lines: ["error: process didn't exit successfully: `/w/target/debug/deps/tests-883b68254cc6e682 --nocapture` (signal: 11, SIGSEGV: invalid memory reference)"] },
   },
   {
-    // The shell's report of a crashed command whose name says it runs tests (`./Tests`, `python3 pulsar_test.py`).
+    // The shell's report of a crashed command whose first words name tests (`./Tests`, `python3 pulsar_test.py`,
+    // `yarn test`): "test" as a word or a file name's part, not inside another word (`fetch-latest`) or a path
+    // argument (`--config tests/app.yml`). Node aborting when its heap runs out is the runner's memory, as in
+    // native-crash. Bounded repeats: the command's words are short, and a long line must not backtrack.
     id: 'test-command-crashed',
     type: 'Runtime Error',
     also: 'Test Failure',
     tool: 'runtime',
-    linePattern: /(?:Segmentation fault|Aborted|Illegal instruction|Bus error) +\(core dumped\) +(?:\S+ +){0,3}\S*[Tt]ests?\b/,
+    disarmPattern: /JavaScript heap out of memory|Reached heap limit Allocation failed/,
+    linePattern: /(?:Segmentation fault|Aborted|Illegal instruction|Bus error) +\(core dumped\) +(?:\S{1,100} +){0,2}(?:\S{0,100}\/)?(?:\w{0,60}[_-])?(?:[Tt]ests?|\w{0,60}[a-z]Tests?|py\.?test)(?:\.\w{1,10})?(?=\s|$)/,
     example: { command: './ci/run-unit-tests.sh', lines: ['/w/_temp/a.sh: line 1:  3452 Segmentation fault      (core dumped) ./Tests --verbosity high'] },
   },
   {
@@ -32,7 +36,7 @@ export const TEST_CRASH_RULES: Rule[] = [
     type: 'Runtime Error',
     also: 'Test Failure',
     tool: 'ctest',
-    linePattern: /^\s*(?:\d+\/\d+ )?Test\s+#\d+: \S+ \.*\s*(?:Child aborted)?\*\*\*Exception: /,
+    linePattern: /^\s*(?:\d+\/\d+ )?Test\s+#\d+: \S+ \.*\s*(?:(?:Child|Subprocess) aborted)?\*\*\*Exception: /,
     example: { command: 'ctest --output-on-failure', lines: ['351/730 Test #350: itkMCIRLE_amygdala ...............Child aborted***Exception:   1.61 sec'] },
   },
   {
@@ -78,6 +82,8 @@ export const TEST_CRASH_RULES: Rule[] = [
     id: 'surefire-fork-crashed',
     type: 'Runtime Error',
     tool: 'surefire',
+    // A fork the host killed for memory (`Process Exit Code: 137`, an OutOfMemoryError) is the runner's.
+    yieldsTo: ['Environment Error'],
     linePattern: /The forked VM terminated without (?:saying )?properly (?:saying )?goodbye\. VM crash or System\.exit called/,
     example: { command: 'mvn -B verify', lines: ['[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:2.12.4:test (default-test) on project qa: Execution default-test of goal org.apache.maven.plugins:maven-surefire-plugin:2.12.4:test failed: The forked VM terminated without saying properly goodbye. VM crash or System.exit called ? -> [Help 1]'] },
   },

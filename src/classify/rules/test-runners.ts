@@ -111,6 +111,8 @@ export const TEST_RUNNER_RULES: Rule[] = [
     type: 'Assertion Error',
     also: 'Test Failure',
     tool: 'vitest',
+    // Playwright prints a flaky test's error too: it yields when the step says something else failed.
+    yieldsTo: FLAKY_MAY_EXPLAIN,
     linePattern: /^\s*(?:Error: )?expect\((?!received\))[\w.]*\)\.(?:not\.)?\w+\(/,
     context: { after: 3 },
     example: { command: 'npx playwright test', lines: ['Error: expect(locator).toBeVisible() failed', '', "Locator: locator('main').first()", 'Expected: visible'] },

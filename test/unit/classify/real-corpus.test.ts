@@ -12,8 +12,8 @@ const corpus = loadCorpus();
 const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
 
 /**
- * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.736 and 0.632 on
- * the 1,629-log corpus, 2026-12-02), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
+ * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.731 and 0.633 on
+ * the 1,877-log corpus, 2026-12-02), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
  * is reached yet (see docs/classification.md). Raise these when the rules improve; never lower them to let a rule
  * change through. Re-anchored when the corpus grows: each collection pass's logs, before the rules written from its
  * tuning half, bring the evaluation half down (fifth pass 0.770 / 0.568 → 0.740 / 0.532, eighth 0.761 / 0.593 →
@@ -21,7 +21,9 @@ const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
  * again by less; the tenth and eleventh passes' logs (most quoted in threads, shorter) moved it little,
  * 0.747 / 0.571 → 0.758 / 0.595 and 0.760 / 0.599 → 0.759 / 0.611, the twelfth's lowered it, 0.761 / 0.614 →
  * 0.747 / 0.609, the thirteenth's, 0.749 / 0.612 → 0.743 / 0.613, the fourteenth's, 0.747 / 0.615 → 0.734 / 0.623
- * (its rules: 0.745 / 0.636), and the fifteenth's, 0.745 / 0.636 → 0.730 / 0.625 (its rules: 0.736 / 0.632).
+ * (its rules: 0.745 / 0.636), the fifteenth's, 0.745 / 0.636 → 0.730 / 0.625 (its rules: 0.736 / 0.632), the
+ * sixteenth's, 0.736 / 0.632 → 0.721 / 0.626 (its rules: 0.730 / 0.635), and the seventeenth's, 0.730 / 0.635 →
+ * 0.731 / 0.633 (its rules: 0.731 / 0.633).
  */
 const FLOORS = { evaluationFull: 0.73, evaluationTail: 0.63 } as const;
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { toolLine } from '../../../src/classify/tool-line.js';
 import { tailTypes } from './tail-types.js';
 
 /** Rules from the sixteenth and seventeenth passes' tuning-half misses (issue 16): installs, docs, crashed tests, other CI services. */
 
-describe('sixteenth pass', () => {
+describe('sixteenth and seventeenth passes', () => {
   it.each([
     ["pnpm's frozen lockfile that needs updates", [' ERR_PNPM_FROZEN_LOCKFILE_WITH_OUTDATED_LOCKFILE  Cannot perform a frozen installation because the lockfile needs updates'], ['Dependency Issues']],
     ["apk's missing package inside a Docker build", ['#0 1.647 ERROR: unable to select packages:', '#0 1.764   python (no such package):', '#0 1.764     required by: world[python]'], ['Package Installation Error']],
@@ -27,6 +28,7 @@ describe('sixteenth pass', () => {
     ['tox reporting a signal', ['ERROR: InvocationError for command /w/.tox/py38/bin/stestr run (exited with code -11)', 'ERROR:   py38: commands failed'], ['Runtime Error']],
     ["MSBuild's test targets", ['/w/Tools/tests.targets(202,5): warning MSB3073: The command "/w/RunTests.sh /w/packages/" exited with code 139. [/w/src/Tests.csproj]', "/w/Tools/tests.targets(211,5): error : One or more tests failed while running tests from 'System.Collections.Tests' please check log for details!"], ['Runtime Error', 'Test Failure']],
     ["jest's failing-tests summary and its worker's memory", ['Summary of all failing tests', ' FAIL  test/unit-tests/topic-test.ts', '  ● Test suite failed to run', '', '    Jest worker ran out of memory and crashed'], ['Environment Error', 'Test Failure']],
+    ["ctest's crashed test, as CMake 3.x+ says it", ['12/40 Test #12: parser_fuzz ......................Subprocess aborted***Exception:   0.21 sec'], ['Runtime Error', 'Test Failure']],
     ["Surefire's crashed fork", ['[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:2.12.4:test (default-test) on project qa: Execution default-test of goal org.apache.maven.plugins:maven-surefire-plugin:2.12.4:test failed: The forked VM terminated without saying properly goodbye. VM crash or System.exit called ? -> [Help 1]'], ['Runtime Error']],
     ["a Rust test's failed assertion before Rust 1.73", ["thread 'kad::tests::expire' panicked at 'assertion failed: `(left == right)`", '  left: `0`,', " right: `2`', network/src/kad.rs:190:9"], ['Assertion Error', 'Test Failure']],
     ["a Rust test's failed assertion since Rust 1.73", ["thread 'tests::adds' panicked at src/lib.rs:10:5:", 'assertion `left == right` failed', '  left: 4', ' right: 5'], ['Assertion Error', 'Test Failure']],
@@ -48,9 +50,20 @@ describe('sixteenth pass', () => {
   });
 
   it.each([
-    ['a cargo test binary the runner killed (memory)', ["error: process didn't exit successfully: `/w/target/debug/deps/tests-883b` (signal: 9, SIGKILL: kill)"], ['Environment Error']],
+    ['a compiler, not a test binary, killed by a signal', ["error: could not compile `foo` (lib); process didn't exit successfully: `rustc --crate-name foo src/lib.rs` (signal: 11, SIGSEGV: invalid memory reference)"], ['Runtime Error']],
     ['a crashed command that runs no tests', ['/w/_temp/a.sh: line 1:  3452 Segmentation fault      (core dumped) ./build_docs --all'], ['Runtime Error']],
+    ['a crashed command with "test" inside another word', ['/w/_temp/a.sh: line 1:  3452 Segmentation fault      (core dumped) ./bin/fetch-latest'], ['Runtime Error']],
+    ['a crashed command given a tests/ path', ['/w/_temp/a.sh: line 1:  3452 Segmentation fault      (core dumped) ./build/app --config tests/app.yml'], ['Runtime Error']],
+    ["Node's heap out of memory under a test command", ['FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory', '/w/_temp/a.sh: line 1:  2345 Aborted                 (core dumped) yarn test --coverage'], ['Environment Error']],
     ["a program's main thread panicking", ["thread 'main' panicked at src/main.rs:3:5:", 'called `Option::unwrap()` on a `None` value'], ['Runtime Error']],
+    ["rustc's internal compiler error", ["thread 'rustc' panicked at compiler/rustc_middle/src/ty/mod.rs:12:5:", 'assertion failed: !value.has_escaping_bound_vars()'], []],
+    ["a spawned runtime thread's assertion", ["thread 'tokio-runtime-worker' panicked at src/server.rs:40:9:", 'assertion `left == right` failed', '  left: 1', ' right: 2'], []],
+    ["a flaky Playwright test's expect beside a type error", ['  1 flaky', '    Error: expect(locator).toBeVisible() failed', '  5 passed (12.1s)', "src/app.ts(3,7): error TS2322: Type 'number' is not assignable to type 'string'."], ['Type Checking']],
+    ["markdownlint-cli2's warnings", ['docs/CI.md:8:17 warning MD013/line-length Line length [Expected: 80; Actual: 120]'], []],
+    ['Travis installing a formatter', ['The command "pip install black flake8" failed and exited with 1 during .'], []],
+    ['Travis running tests after the formatter', ['The command "cargo fmt -- --check && cargo test" exited with 101.'], []],
+    ['a library naming an optional import it skipped, beside a failed test', ["No module named 'cupy'", 'FAILED tests/test_gpu.py::test_fallback - assert 1 == 2', '========================= 1 failed, 3 passed in 0.12s ========================='], ['Assertion Error', 'Test Failure']],
+    ["C#'s other parser errors stay syntax", ["/w/src/App.cs(9,13): error CS1073: Unexpected token 'ref'", '/w/src/App.cs(20,1): error CS1513: } expected'], ['Syntax Error']],
     ["Sphinx's autodoc naming the module it could not import", ['Warning, treated as error:', "autodoc: failed to import module 'adafruit_pio_uart'; the following exception was raised:", "No module named 'rp2pio'"], ['Doc/Docstring']],
     ['a doxygen warning beside a compile error', ["/w/src/config.cpp:26: warning: documented symbol 'void CConfig::Apply' was not declared or defined.", "/w/src/main.cpp:4:10: fatal error: 'foo.h' file not found"], ['Type Checking']],
     ["C#'s parse errors stay syntax", ['/w/src/App.cs(12,5): error CS1002: ; expected'], ['Syntax Error']],
@@ -58,5 +71,10 @@ describe('sixteenth pass', () => {
     ["Travis's closing line for tests", ['The command "npm test" exited with 1.'], []],
   ] as const)('not: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
+  });
+
+  it("takes the web view's `Error: ` off the runner's exit-code line, not off other text", () => {
+    expect(toolLine('Error: Process completed with exit code 137.')).toBe('Process completed with exit code 137.');
+    expect(toolLine('Error: Process completed with exit code 1. Retrying')).toBe('Error: Process completed with exit code 1. Retrying');
   });
 });
