@@ -78,11 +78,13 @@ export const FALLBACK_RULES: Rule[] = [
   },
   {
     // A Dockerfile `RUN` whose last command is an installer (a clean-up after it aside) that failed with no message
-    // another rule reads (BuildKit prints the command it ran): the install failed.
+    // another rule reads (BuildKit prints the command it ran): the install failed. The installer starts its command
+    // (after `&&`/`;`, environment assignments, sudo, `python -m`): a lazy scan for it anywhere backtracked
+    // quadratically on a long command naming installers many times.
     id: 'docker-run-install-failed',
     type: 'Package Installation Error',
     tool: 'docker',
-    linePattern: /failed to solve: process "\/bin\/(?:ba)?sh -c [^"]*?\b(?:apt-get (?:-\S+ )*install|apt (?:-\S+ )*install|apk (?:-\S+ )*add|yum (?:-\S+ )*install|dnf (?:-\S+ )*install|pip3? install|npm (?:ci|install)|yarn install|pnpm install)\b[^"&;|]*(?:&&\s*(?:rm -rf|apt-get clean|apt-get autoclean)[^"&;|]*)*" did not complete successfully/,
+    linePattern: /failed to solve: process "\/bin\/(?:ba)?sh -c (?:[^"]*(?:&&|;|\|\|) *)?(?:\w+=\S* +)*(?:sudo +)?(?:python3? -m +)?(?:apt-get (?:-\S+ )*install|apt (?:-\S+ )*install|apk (?:-\S+ )*add|yum (?:-\S+ )*install|dnf (?:-\S+ )*install|pip3? install|npm (?:ci|install)|yarn install|pnpm install)\b[^"&;|]*(?:&&\s*(?:rm -rf|apt-get clean|apt-get autoclean)[^"&;|]*)*" did not complete successfully/,
     fallback: true,
     example: { command: 'docker/build-push-action@v6', lines: ['ERROR: failed to build: failed to solve: process "/bin/sh -c apt-get update -qq && apt-get install -qq -y dumb-init" did not complete successfully: exit code: 100'] },
   },

@@ -44,6 +44,8 @@ describe('sixteenth and seventeenth passes', () => {
     ['a Gradle build script without repositories', ["> Could not resolve all files for configuration ':kotlinCompilerClasspath'.", '   > Cannot resolve external dependency org.jetbrains.kotlin:kotlin-compiler-embeddable:1.3.71 because no repositories are defined.'], ['Configuration Error', 'Dependency Issues']],
     ["Xcode's build graph with two producers of one file (seventeenth pass)", ["error: Multiple commands produce '/w/build/Release-iphoneos/App.app/Info.plist'", '** BUILD FAILED **'], ['Configuration Error']],
     ["the runner's exit code 137 as GitHub's web view shows it (seventeenth pass)", ['Run docker exec app pip install black==20.8b1', '    Installing build dependencies: started', 'Error: Process completed with exit code 137.'], ['Environment Error']],
+    ['a Dockerfile RUN of apt-get behind an environment assignment (the rule rewritten to scan linearly)', ['ERROR: failed to solve: process "/bin/sh -c DEBIAN_FRONTEND=noninteractive apt-get install -y libpq-dev && rm -rf /var/lib/apt/lists/*" did not complete successfully: exit code: 100'], ['Package Installation Error']],
+    ['a Dockerfile RUN of python -m pip after a cd', ['ERROR: failed to solve: process "/bin/sh -c cd /app; python3 -m pip install -r requirements.txt" did not complete successfully: exit code: 1'], ['Package Installation Error']],
     ["markdownlint-cli2's severity column", ['Summary: 1 issue in 1 file', 'docs/CI.md:8:17 error MD009/no-trailing-spaces Trailing spaces [Expected: 0 or 2; Actual: 1]'], ['Code Linting']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
