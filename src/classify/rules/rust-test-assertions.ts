@@ -5,6 +5,9 @@ import type { Rule } from './rule.js';
  * names a test's thread after the test's path (`kad::tests::expire`), a Rust identifier. Not `main` (a program), not
  * `rustc` (an internal compiler error), not a spawned thread's name (`tokio-runtime-worker`, `<unnamed>`).
  */
+/** A test thread's panic line up to the message (before 1.73) or the location (since). */
+const TEST_THREAD_PANICKED = String.raw`^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at `;
+
 export const RUST_TEST_ASSERTION_RULES: Rule[] = [
   {
     // Before Rust 1.73 the message is on the panic's line, since then on the next. A test's other panics stay with
@@ -13,7 +16,7 @@ export const RUST_TEST_ASSERTION_RULES: Rule[] = [
     type: 'Assertion Error',
     also: 'Test Failure',
     tool: 'cargo',
-    linePattern: /^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at 'assertion (?:`left [!=]= right` )?failed/,
+    linePattern: new RegExp(`${TEST_THREAD_PANICKED}'assertion (?:\`left [!=]= right\` )?failed`),
     context: { after: 2 },
     example: { command: './ci/test.sh', lines: ["thread 'kad::tests::expire' panicked at 'assertion failed: `(left == right)`", '  left: `0`,', " right: `2`', network/src/kad.rs:190:9"] },
   },
@@ -22,7 +25,7 @@ export const RUST_TEST_ASSERTION_RULES: Rule[] = [
     type: 'Assertion Error',
     also: 'Test Failure',
     tool: 'cargo',
-    previousPattern: /^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at \S+:\d+:\d+:$/,
+    previousPattern: new RegExp(`${TEST_THREAD_PANICKED}\\S+:\\d+:\\d+:$`),
     linePattern: /^assertion (?:`left [!=]= right` )?failed/,
     context: { before: 1, after: 2 },
     example: { command: './ci/test.sh', lines: ["thread 'tests::adds' panicked at src/lib.rs:10:5:", 'assertion `left == right` failed', '  left: 4', ' right: 5'] },

@@ -1,4 +1,5 @@
 import type { Rule } from './rule.js';
+import { NODE_HEAP_EXHAUSTED } from './test-runners.js';
 
 /**
  * A test binary or test command that crashed (a signal, an abort): the crash is a Runtime Error and the tests it
@@ -26,7 +27,7 @@ export const TEST_CRASH_RULES: Rule[] = [
     type: 'Runtime Error',
     also: 'Test Failure',
     tool: 'runtime',
-    disarmPattern: /JavaScript heap out of memory|Reached heap limit Allocation failed/,
+    disarmPattern: NODE_HEAP_EXHAUSTED,
     linePattern: /(?:Segmentation fault|Aborted|Illegal instruction|Bus error) +\(core dumped\) +(?:\S{1,100} +){0,2}(?:\S{0,100}\/)?(?:\w{0,60}[_-])?(?:[Tt]ests?|\w{0,60}[a-z]Tests?|py\.?test)(?:\.\w{1,10})?(?=\s|$)/,
     example: { command: './ci/run-unit-tests.sh', lines: ['/w/_temp/a.sh: line 1:  3452 Segmentation fault      (core dumped) ./Tests --verbosity high'] },
   },

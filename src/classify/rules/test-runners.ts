@@ -6,6 +6,9 @@ import { MINITEST_RULES } from './minitest.js';
  * Playwright prints a flaky test (failed, then passed on a retry) as it prints a failed one: when the step says
  * something else failed, its headers and time-outs yield to that.
  */
+/** Node aborting (and dumping core) when its heap runs out: the runner's memory, not a crash of the code. */
+export const NODE_HEAP_EXHAUSTED = /JavaScript heap out of memory|Reached heap limit Allocation failed/;
+
 const FLAKY_MAY_EXPLAIN: ErrorType[] = ERROR_TYPES.filter((type) => type !== 'Test Failure' && type !== 'Assertion Error');
 
 /**
@@ -201,7 +204,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
     tool: 'runtime',
     // Node aborts (and dumps core) when its heap runs out: that is the runner's memory, an Environment Error. The
     // disarm holds for the rest of the step, so a later crash in the same step goes unlabelled (rare, accepted).
-    disarmPattern: /JavaScript heap out of memory|Reached heap limit Allocation failed/,
+    disarmPattern: NODE_HEAP_EXHAUSTED,
     linePattern: /Segmentation fault|\(core dumped\)|\*\*\*Exception: SegFault|\(SEGFAULT\)$|^Fatal Python error: |^(?:##\[error\])?Process completed with exit code 13[49]\.|SIGSEGV|SIGABRT|^Abort trap|^terminate called after throwing an instance of/,
     context: { before: 2 },
     example: { command: 'python -m pytest', lines: ['Fatal Python error: Segmentation fault'] },
