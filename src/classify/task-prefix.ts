@@ -12,7 +12,8 @@ const MIN_REPEATS = 3;
 
 /**
  * Other CI systems' line prefixes, kept in logs copied from them: Jenkins's timestamper (`[2022-11-15T05:26:40.684Z] `),
- * Vercel's and Netlify's build logs (`17:27:42.618 | `, `11:17:03 AM: `), lerna streaming concurrently's output
+ * Vercel's and Netlify's build logs (`17:27:42.618 | ` or `05:40:53.148  `, `11:17:03 AM: `), Flutter's verbose output
+ * (`[  +12 ms] `, `[        ] `, nested once when a tool's output passes through `flutter build -v`), lerna streaming concurrently's output
  * (`vuetify: [eslint] `), fastlane's (`[08:38:44]: `, with xcpretty's `▸ ` before a build's lines), TeamCity's
  * (`[12:54:32][npm install] `) and Buildkite's as its web view copies them (`_bk;t=1669812953407` and a ` | `
  * gutter; in a raw log the timestamp is an escape sequence, which normalizeLine drops). Timestamps differ line by
@@ -20,11 +21,12 @@ const MIN_REPEATS = 3;
  */
 const STAMPED: readonly { kind: string; pattern: RegExp }[] = [
   { kind: 'jenkins', pattern: /^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\] / },
-  { kind: 'vercel', pattern: /^\d\d:\d\d:\d\d\.\d{3} \| ?/ },
+  { kind: 'vercel', pattern: /^\d\d:\d\d:\d\d\.\d{3}(?: \| ?|  (?=\S))/ },
   { kind: 'netlify', pattern: /^\d{1,2}:\d\d:\d\d (?:AM|PM): / },
   { kind: 'fastlane', pattern: /^\[\d\d:\d\d:\d\d\]: (?:▸ )?/ },
   { kind: 'teamcity', pattern: /^\[\d\d:\d\d:\d\d\]\[[^\]]{1,200}\] / },
   { kind: 'buildkite', pattern: /^_bk;t=\d+(?:\s*\| ?)?/ },
+  { kind: 'flutter', pattern: /^(?:\[(?: {8}|[ +]{0,6}\d{1,6} ms)\] ){1,2}/ },
 ];
 const LERNA_CONCURRENTLY = /^[\w@./-]+: \[[\w:.-]+\] /;
 

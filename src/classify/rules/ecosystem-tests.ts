@@ -191,6 +191,8 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
   {
     id: 'java-assertion',
     type: 'Assertion Error',
+    // JUnit's and Hamcrest's assertion exceptions are thrown by failed tests.
+    also: 'Test Failure',
     tool: 'junit',
     commandPattern: CMD.java,
     linePattern: /org\.opentest4j\.AssertionFailedError|java\.lang\.AssertionError|junit\.framework\.(?:AssertionFailedError|ComparisonFailure)|org\.junit\.ComparisonFailure/,

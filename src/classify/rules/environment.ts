@@ -54,11 +54,14 @@ export const ENVIRONMENT_RULES: Rule[] = [
     example: { command: 'pip install requests', lines: ["WARNING: Retrying (Retry(total=4)) after connection broken by 'NewConnectionError(': Failed to establish a new connection: [Errno 111] Connection refused')'"] },
   },
   {
+    // As the other setup actions' missing versions (sourced/environment.ts): a version the workflow asks for that
+    // cannot be installed.
     id: 'python-version-unavailable',
-    type: 'Environment Error',
+    type: 'Package Installation Error',
+    also: 'Configuration Error',
     tool: 'setup-python',
     // Not `Version 3.9 was not found in the local cache`: setup-python prints that, then downloads the version.
-    linePattern: /^(?:##\[error\]|Error: )?(?:The version '[^']+' with architecture '[^']+' was not found|Version \S+ with arch \S+ not found)/,
+    linePattern: /^\s*(?:##\[error\]|Error: )?(?:The version '[^']+' with architecture '[^']+' was not found|Version \S+ with arch \S+ not found)/,
     example: { command: 'actions/setup-python@v5', lines: ["##[error]The version '3.6' with architecture 'x64' was not found for Ubuntu 24.04."] },
   },
   // Configuration.

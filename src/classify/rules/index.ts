@@ -1,4 +1,5 @@
 import { ACTIONS_CONFIG_RULES } from './actions-config.js';
+import { BUILD_SYSTEM_RULES } from './build-systems.js';
 import { COMPILER_SYNTAX_RULES, COMPILER_TYPE_RULES } from './compilers.js';
 import { DOC_RULES } from './docs.js';
 import { ECOSYSTEM_RULES } from './ecosystems.js';
@@ -12,9 +13,11 @@ import { PYTHON_TEST_RULES } from './python-tests.js';
 import { QUALITY_RULES } from './quality-tools.js';
 import type { Rule } from './rule.js';
 import { RUNNER_ENVIRONMENT_RULES } from './runner-environment.js';
+import { RUNTIME_MESSAGE_RULES } from './runtime-messages.js';
 import { SOURCED_BEFORE_TYPE_RULES, SOURCED_EARLY_RULES, SOURCED_RULES } from './sourced/index.js';
 import { TASK_NAME_RULES } from './task-names.js';
 import { TEST_CRASH_RULES } from './test-crashes.js';
+import { TEST_FRAMEWORK_RULES } from './test-frameworks.js';
 import { TOOLCHAIN_RULES } from './toolchains.js';
 import { TEST_RUNNER_RULES } from './test-runners.js';
 
@@ -30,8 +33,10 @@ export const RULES: readonly Rule[] = [
   ...ACTIONS_CONFIG_RULES,
   ...TOOLCHAIN_RULES,
   ...PACKAGE_MANAGER_RULES,
+  ...BUILD_SYSTEM_RULES,
   ...PYTHON_BUILD_RULES,
   ...PYTHON_TEST_RULES,
+  ...TEST_FRAMEWORK_RULES,
   ...TEST_CRASH_RULES,
   ...TEST_RUNNER_RULES,
   ...PYTHON_QUALITY_RULES,
@@ -42,6 +47,7 @@ export const RULES: readonly Rule[] = [
   ...EXTRA_ECOSYSTEM_RULES,
   ...SOURCED_BEFORE_TYPE_RULES,
   ...COMPILER_TYPE_RULES,
+  ...RUNTIME_MESSAGE_RULES,
   ...RUNTIME_RULES,
   ...SOURCED_RULES,
   ...TASK_NAME_RULES,

@@ -58,7 +58,7 @@ export const PACKAGE_MANAGER_RULES: Rule[] = [
     id: 'rust-crate-unresolved',
     type: 'Dependency Issues',
     tool: 'cargo',
-    linePattern: /^error\[E0432\]: unresolved import|unlinked crate `|^error: no matching package named|failed to select a version for/,
+    linePattern: /^error\[E0432\]: unresolved import|unlinked crate `|^error: no matching package named|failed to select a version for|^error: failed to resolve patches for `/,
     example: { command: 'cargo build', lines: ['error[E0432]: unresolved import `aws_sdk_s3::Region`'] },
   },
   {

@@ -64,6 +64,16 @@ export const PYTHON_TEST_RULES: Rule[] = [
     example: { command: 'python -m pytest', lines: ['E       assert 4 == 5'] },
   },
   {
+    // An import that failed inside a test module or conftest (`ImportError while loading conftest`): the guide's
+    // Dependency Issues, not an exception of the code under test.
+    id: 'pytest-import-exception',
+    type: 'Dependency Issues',
+    tool: 'pytest',
+    commandPattern: CMD.pytest,
+    linePattern: /^E\s+(?:ModuleNotFoundError|ImportError)(?::|$)/,
+    example: { command: 'python -m pytest', lines: ['E   ImportError: Error importing numpy: you should not try to import numpy from'] },
+  },
+  {
     id: 'pytest-exception',
     type: 'Runtime Error',
     tool: 'pytest',

@@ -8,7 +8,7 @@ import type { LogLine } from '../types.js';
 const SIGNATURES: readonly { tools: string; pattern: RegExp }[] = [
   {
     tools: 'pytest',
-    pattern: /^=+ (?:test session starts|FAILURES|ERRORS|short test summary info|warnings summary)\b|^collected \d+ items?|^platform \S+ -- Python \S+, pytest-|^(?:FAILED|ERROR) \S+\.py::|^=+ [^=]{0,300}\b\d{1,7} (?:passed|failed|errors?)\b/,
+    pattern: /^=+ (?:test session starts|FAILURES|ERRORS|short test summary info|warnings summary)\b|^collected \d+ items?|^platform \S+ -- Python \S+, pytest-|^(?:FAILED|ERROR) \S+\.py::|^ImportError while loading conftest '|^=+ [^=]{0,300}\b\d{1,7} (?:passed|failed|errors?)\b/,
   },
   { tools: 'python -m unittest', pattern: /^Ran \d+ tests? in [\d.]+s$|^FAILED \((?:failures|errors)=\d+/ },
   {

@@ -12,8 +12,8 @@ const corpus = loadCorpus();
 const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
 
 /**
- * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.733 and 0.635 on
- * the 1,877-log corpus, 2026-12-02), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
+ * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.735 and 0.646 on
+ * the 2,117-log corpus, 2026-12-02), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
  * is reached yet (see docs/classification.md). Raise these when the rules improve; never lower them to let a rule
  * change through. Re-anchored when the corpus grows: each collection pass's logs, before the rules written from its
  * tuning half, bring the evaluation half down (fifth pass 0.770 / 0.568 → 0.740 / 0.532, eighth 0.761 / 0.593 →
@@ -23,9 +23,10 @@ const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
  * 0.747 / 0.609, the thirteenth's, 0.749 / 0.612 → 0.743 / 0.613, the fourteenth's, 0.747 / 0.615 → 0.734 / 0.623
  * (its rules: 0.745 / 0.636), the fifteenth's, 0.745 / 0.636 → 0.730 / 0.625 (its rules: 0.736 / 0.632), the
  * sixteenth's, 0.736 / 0.632 → 0.721 / 0.626 (its rules: 0.730 / 0.635), and the seventeenth's, 0.730 / 0.635 →
- * 0.731 / 0.633 (its rules and review fixes: 0.733 / 0.635).
+ * 0.731 / 0.633 (its rules and review fixes: 0.733 / 0.635), and the eighteenth's, 0.733 / 0.635 → 0.731 / 0.641 (its
+ * rules: 0.735 / 0.646).
  */
-const FLOORS = { evaluationFull: 0.73, evaluationTail: 0.63 } as const;
+const FLOORS = { evaluationFull: 0.73, evaluationTail: 0.64 } as const;
 
 /** A half's whole logs take 45-60 s on the 2-core CI machine under load (the suite's 60 s default is too tight). */
 const CORPUS_TIMEOUT_MS = 300_000;

@@ -1,4 +1,5 @@
 import { NETWORK_YIELDS } from '../environment.js';
+import type { Rule } from '../rule.js';
 import { sourced } from './sourced.js';
 
 /** The runner and its tools: daemons, memory, network, missing or mismatched toolchains; each message as its tool's source (or documentation) words it, which the comment names. */
@@ -38,7 +39,17 @@ export const SOURCED_ENVIRONMENT_RULES = [
   // pnpm: pnpm/pnpm:pnpm/bin/pnpm.cjs ('This version of pnpm requires at least Node.js v'), packages/package-is-installable (ERR_PNPM_UNSUPPORTED_ENGINE 'Unsupported environment (bad pnpm and/or Node.js version)')
   sourced('pnpm-unsupported-node', 'Environment Error', "pnpm", /ERR_PNPM_UNSUPPORTED_ENGINE|This version of pnpm requires at least Node\.js v\d/, "ERROR: This version of pnpm requires at least Node.js v18.12"),
   // setup-node: actions/setup-node:src/distributions/base-distribution.ts; actions/setup-go:src/installer.ts; actions/setup-java:src/distributions/*\/installer.ts ('Could not find satisfied version for SemVer')
-  sourced('setup-version-not-found', 'Environment Error', "setup-node", /Unable to find (?:Node|Go) version '[^']+' for platform \S+ and architecture \S+\.|Could not find satisfied version for SemVer '[^']+'/, "##[error]Unable to find Node version '14.17.0' for platform darwin and architecture arm64."),
+  // The version the workflow asks for cannot be installed: the tuning half's readers label it a Package Installation
+  // Error of a wrong configuration (7 and 6 of the 11 such logs,
+  // setup-python's among them; 2 say Environment Error). setup-python's message is environment.ts's python-version-unavailable.
+  {
+    id: 'src-setup-version-not-found',
+    type: 'Package Installation Error',
+    also: 'Configuration Error',
+    tool: 'setup-node',
+    linePattern: /Unable to find (?:Node|Go) version '[^']+' for platform \S+ and architecture \S+\.|Could not find satisfied version for SemVer '?[^'\s]+'?/,
+    example: { command: './ci.sh', lines: ["##[error]Unable to find Node version '14.17.0' for platform darwin and architecture arm64."] },
+  } satisfies Rule,
   // runner: actions/runner:src/Runner.Worker/Handlers/ContainerActionHandler.cs / src/Runner.Worker/ContainerOperationProvider.cs
   sourced('container-action-linux-only', 'Environment Error', "runner", /(?:Container action is|Container operations are) only supported on Linux/, "##[error]Container action is only supported on Linux"),
   // jvm: openjdk/jdk:src/hotspot/share/classfile/classFileParser.cpp ('has been compiled by a more recent version of the Java Runtime (class file version %u.%u)'); ASM/Groovy ClassReader 'Unsupported class file major version'
