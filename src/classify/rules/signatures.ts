@@ -10,7 +10,7 @@ const SIGNATURES: readonly { tools: string; pattern: RegExp }[] = [
     tools: 'pytest',
     pattern: /^=+ (?:test session starts|FAILURES|ERRORS|short test summary info|warnings summary)\b|^collected \d+ items?|^platform \S+ -- Python \S+, pytest-|^(?:FAILED|ERROR) \S+\.py::|^ImportError while loading conftest '|^=+ [^=]{0,300}\b\d{1,7} (?:passed|failed|errors?)\b/,
   },
-  { tools: 'python -m unittest', pattern: /^Ran \d+ tests? in [\d.]+s$|^FAILED \((?:failures|errors)=\d+/ },
+  { tools: 'python -m unittest', pattern: /^Ran \d+ tests? in [\d.]+s$|^FAILED \((?:failures|errors)=\d+|^(?:FAIL|ERROR): (?:Failure: )?\w+ \([^()\s]+\)$/ },
   {
     tools: 'jest vitest playwright',
     pattern: /^Test Suites: |^Tests:\s+\d+ |^\s*Test Files\s+\d+ (?:failed|passed)|^\s*Tests\s+\d+ (?:failed|passed)|^\s*(?:FAIL|PASS)\s+\S+\.(?:[cm]?[jt]sx?)\b|^Running \d+ tests? using \d+ workers?|^\s*(?:Error: )?expect\(received\)\.|^\s*\d+ (?:passing|failing) \(|^# (?:pass|fail) \d+$|^\s*●\s.+ › /,
