@@ -21,7 +21,7 @@ const MIN_REPEATS = 3;
  */
 const STAMPED: readonly { kind: string; pattern: RegExp }[] = [
   { kind: 'jenkins', pattern: /^\[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\] / },
-  { kind: 'vercel', pattern: /^\d\d:\d\d:\d\d\.\d{3}(?: \| ?|  (?=\S))/ },
+  { kind: 'vercel', pattern: /^\d\d:\d\d:\d\d\.\d{3}(?: \| ?|  )/ },
   { kind: 'netlify', pattern: /^\d{1,2}:\d\d:\d\d (?:AM|PM): / },
   { kind: 'fastlane', pattern: /^\[\d\d:\d\d:\d\d\]: (?:▸ )?/ },
   { kind: 'teamcity', pattern: /^\[\d\d:\d\d:\d\d\]\[[^\]]{1,200}\] / },

@@ -3,7 +3,7 @@ import type { Rule } from './rule.js';
 /**
  * Build systems, installers and release tools the earlier rules did not know: meson, autoconf's compiler probe, CMake
  * toolchain files, ts-loader, Android SDK installs, R's pak, bun, pacman, setup-ruby's bundle install, Windows
- * installers run by actions, PyPI uploads, gpg signing.
+ * installers run by actions, PyPI uploads, gpg signing, Create React App's lint warnings under CI.
  */
 export const BUILD_SYSTEM_RULES: Rule[] = [
   {
@@ -60,15 +60,25 @@ export const BUILD_SYSTEM_RULES: Rule[] = [
     type: 'Type Checking',
     tool: 'ts-loader',
     previousPattern: /^\[tsl\] ERROR in (\S+)\((\d+),(\d+)\)$/,
-    linePattern: /^\s+TS[2-9]\d{3}: /,
+    linePattern: /^\s+TS(?:[2346-9]\d{3}|1(?!8003)\d{4}): /,
     context: { before: 1 },
     example: { command: 'npx webpack', lines: ['[tsl] ERROR in /app/src/index.ts(4,7)', "      TS2322: Type 'string' is not assignable to type 'number'."] },
+  },
+  {
+    // TS5xxx and TS18003 are the compiler's options and inputs, as `tool-config-invalid` reads them from tsc.
+    id: 'ts-loader-config',
+    type: 'Configuration Error',
+    tool: 'ts-loader',
+    previousPattern: /^\[tsl\] ERROR(?: in (\S+)\((\d+),(\d+)\))?$/,
+    linePattern: /^\s+TS(?:5\d{3}|18003): /,
+    context: { before: 1 },
+    example: { command: 'npx webpack', lines: ['[tsl] ERROR', '      TS5023: Unknown compiler option \'foo\'.'] },
   },
   {
     id: 'android-sdk-not-writable',
     type: 'Environment Error',
     tool: 'gradle',
-    linePattern: /The SDK directory \(.+\) is not writeable/,
+    linePattern: /The SDK directory \([^()\n]+\) is not writeable/,
     example: { command: './gradlew assembleRelease', lines: ['  The SDK directory (/home/vagrant/android-sdk) is not writeable,'] },
   },
   {
@@ -121,15 +131,20 @@ export const BUILD_SYSTEM_RULES: Rule[] = [
     id: 'action-installer-failed',
     type: 'Package Installation Error',
     tool: 'actions',
-    linePattern: /The process '[^']*[/\\]bundle(?:\.bat)?' failed with exit code \d+|The process '[^']*[/\\][^'/\\]*install[^'/\\]*\.exe' failed with exit code \d+/,
-    example: { command: 'ruby/setup-ruby@v1', lines: ["Error: The process '/opt/hostedtoolcache/Ruby/3.0.4/x64/bin/bundle' failed with exit code 16"] },
+    // The lookaheads keep the scan linear (a path of many `install`s) and leave uninstallers out.
+    linePattern: /The process '[^']*[/\\](?=[^'/\\]*install)(?![^'/\\]*uninstall)[^'/\\]*\.exe' failed with exit code \d+/,
+    example: { command: 'Jimver/cuda-toolkit@v0.2.21', lines: ["Error: Error: The process 'D:\\a\\w\\cuda_installer-windows-12.8.1.exe' failed with exit code 3772776473"] },
   },
   {
-    id: 'rustc-too-old',
-    type: 'Dependency Issues',
-    tool: 'cargo',
-    linePattern: /cannot be built because it requires rustc \S+ or newer, while the currently active rustc version is/,
-    example: { command: 'cargo install grcov', lines: ['package `time-macros v0.2.11` cannot be built because it requires rustc 1.67.0 or newer, while the currently active rustc version is 1.66.0'] },
+    // setup-ruby's `bundle install` (its stack names the action: other actions run `bundle exec` through the same
+    // exec library and print the same line when their own command fails).
+    id: 'setup-ruby-bundle-failed',
+    type: 'Package Installation Error',
+    tool: 'setup-ruby',
+    previousPattern: /The process '[^']*[/\\]bundle(?:\.bat)?' failed with exit code \d+/,
+    linePattern: /^\s*at \S+ \(\S*[/\\]_actions[/\\]ruby[/\\]setup-ruby[/\\]/,
+    context: { before: 1 },
+    example: { command: 'ruby/setup-ruby@v1', lines: ["Error: Error: The process '/opt/hostedtoolcache/Ruby/3.0.4/x64/bin/bundle' failed with exit code 16", '    at ExecState._setResult (/home/runner/work/_actions/ruby/setup-ruby/v1/dist/index.js:4945:25)'] },
   },
   {
     // A release that uploads a version PyPI already has.

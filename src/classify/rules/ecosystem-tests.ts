@@ -191,8 +191,10 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
   {
     id: 'java-assertion',
     type: 'Assertion Error',
-    // JUnit's and Hamcrest's assertion exceptions are thrown by failed tests.
+    // JUnit's and Hamcrest's assertion exceptions are thrown by failed tests; a compiler that crashed on its own
+    // assertion (javac's `An exception has occurred in the compiler`, kotlinc's `e: java.lang.AssertionError`) is none.
     also: 'Test Failure',
+    disarmPattern: /An exception has occurred in the compiler|^e: java\.lang\.AssertionError/,
     tool: 'junit',
     commandPattern: CMD.java,
     linePattern: /org\.opentest4j\.AssertionFailedError|java\.lang\.AssertionError|junit\.framework\.(?:AssertionFailedError|ComparisonFailure)|org\.junit\.ComparisonFailure/,

@@ -10,7 +10,7 @@ export const TEST_FRAMEWORK_RULES: Rule[] = [
     id: 'exunit-test-failed',
     type: 'Test Failure',
     tool: 'exunit',
-    linePattern: /^\s*\d{1,5}\) test .+ \([\w.]+\)$/,
+    linePattern: /^\s*\d{1,5}\) test .+ \((?:[A-Z]\w*\.)*[A-Z]\w*\)$/,
     example: { command: 'mix test', lines: ['  1) test handle_cast/2 stops the timer (Rclex.TimerTest)'] },
   },
   {
@@ -18,7 +18,9 @@ export const TEST_FRAMEWORK_RULES: Rule[] = [
     id: 'exunit-exception',
     type: 'Runtime Error',
     tool: 'exunit',
-    linePattern: /^\s*\*\* \((?!ExUnit\.|CompileError|SyntaxError|TokenMissingError|MismatchedDelimiterError)(?:\w+\.)*\w+(?:Error|Exception)\) /,
+    // A database or HTTP connection refused is the runner's services, a module not available the dependencies'.
+    yieldsTo: ['Environment Error', 'Configuration Error', 'Dependency Issues'],
+    linePattern: /^\s*\*\* \((?!ExUnit\.|CompileError|SyntaxError|TokenMissingError|MismatchedDelimiterError|DBConnection\.ConnectionError|Postgrex\.Error|Mint\.TransportError)(?:\w+\.)*\w+(?:Error|Exception)\) /,
     example: { command: 'mix test', lines: ['     ** (RuntimeError) failed to start child with the spec {Rclex.Timer, []}'] },
   },
   {

@@ -8,7 +8,7 @@ import { tailTypes } from './tail-types.js';
 
 describe('eighteenth pass', () => {
   it.each([
-    ["setup-ruby's bundle install", ["Error: Error: The process '/opt/hostedtoolcache/Ruby/3.0.4/x64/bin/bundle' failed with exit code 16"], ['Package Installation Error']],
+    ["setup-ruby's bundle install", ["Error: Error: The process '/opt/hostedtoolcache/Ruby/3.0.4/x64/bin/bundle' failed with exit code 16", '    at ExecState._setResult (/home/runner/work/_actions/ruby/setup-ruby/v1/dist/index.js:4945:25)'], ['Package Installation Error']],
     ["an action's Windows installer", ["Error: Error: The process 'D:\\a\\w\\cuda_installer-windows-12.8.1.exe' failed with exit code 3772776473"], ['Package Installation Error']],
     ["pak's failed plan with its conflicts", ['  <simpleError: Cannot install packages:', "  * devtools: Can't install dependency sessioninfo", '  * sessioninfo: Conflicts with r-lib/sessioninfo@a68df12'], ['Dependency Issues', 'Package Installation Error']],
     ["pacman's transaction", ['error: failed to commit transaction (cannot open package file)', 'Errors occurred, no packages were upgraded.'], ['Package Installation Error']],
@@ -22,6 +22,8 @@ describe('eighteenth pass', () => {
     ['configure without a C compiler', ['configure: error: no acceptable C compiler found in $PATH'], ['Environment Error']],
     ["CMake's toolchain file", ['CMake Error at CMakeDetermineSystem.cmake:104 (message):', '  Could not find toolchain file:', '  /opt/ndk/build/cmake/android.toolchain.cmake'], ['Configuration Error']],
     ["ts-loader's parse error", ['[tsl] ERROR in /app/node_modules/typesense/lib/Documents.d.ts(2,13)', "      TS1005: '=' expected."], ['Syntax Error']],
+    ["ts-loader's compiler options", ['[tsl] ERROR', "      TS5023: Unknown compiler option 'foo'."], ['Configuration Error']],
+    ["ts-loader's five-digit type code", ['[tsl] ERROR in /app/src/index.ts(4,7)', "      TS18048: 'user' is possibly 'undefined'."], ['Type Checking']],
     ["ts-loader's type error", ['[tsl] ERROR in /app/src/index.ts(4,7)', "      TS2322: Type 'string' is not assignable to type 'number'."], ['Type Checking']],
     ['an Android SDK directory the build may not write', ['> Failed to install the following SDK components:', '  [ConstraintLayout for Android 1.0.0]', '  The SDK directory (/home/vagrant/android-sdk) is not writeable,'], ['Environment Error', 'Package Installation Error']],
     ["Gradle's test JVM killed", ["> Process 'Gradle Test Executor 1' finished with non-zero exit value 137"], ['Environment Error']],
@@ -49,6 +51,12 @@ describe('eighteenth pass', () => {
     ["a numbered list that names no test module", ['  1) test the build locally first'], []],
     ['a meson dependency found: NO is a status line', ['Run-time dependency iconv found: NO (tried builtin and system)'], []],
     ['a gpg warning', ["gpg: WARNING: unsafe permissions on homedir '/home/r'"], []],
+    ["another action's bundle exec", ["##[error]The process '/opt/hostedtoolcache/Ruby/3.2.2/x64/bin/bundle' failed with exit code 1", '    at ExecState._setResult (/home/runner/work/_actions/maierj/fastlane-action/v3/dist/index.js:1:1)'], []],
+    ['an uninstaller', ["##[error]The process 'C:\\tools\\uninstall.exe' failed with exit code 1"], []],
+    ['a numbered step list with a parenthesis', ['  1) test your app locally (optional)'], []],
+    ["ExUnit's database connection refused", ['     ** (DBConnection.ConnectionError) tcp connect (localhost:5432): connection refused - :econnrefused'], []],
+    ["kotlinc's own assertion", ['e: java.lang.AssertionError: Unexpected IR element found during code generation'], []],
+    ["javac's crash", ['An exception has occurred in the compiler (17.0.2). Please file a bug against the Java compiler via the Java bug reporting page.', 'java.lang.AssertionError: typecode ERROR'], []],
     ['another Gradle worker exiting 1', ["> Process 'Gradle Test Executor 1' finished with non-zero exit value 1"], []],
   ] as const)('not: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);

@@ -12,7 +12,7 @@ const corpus = loadCorpus();
 const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
 
 /**
- * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.735 and 0.646 on
+ * Floors enforced on the evaluation half: the figures measured when the rules were last changed (0.737 and 0.649 on
  * the 2,117-log corpus, 2026-12-02), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
  * is reached yet (see docs/classification.md). Raise these when the rules improve; never lower them to let a rule
  * change through. Re-anchored when the corpus grows: each collection pass's logs, before the rules written from its
@@ -24,7 +24,7 @@ const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
  * (its rules: 0.745 / 0.636), the fifteenth's, 0.745 / 0.636 → 0.730 / 0.625 (its rules: 0.736 / 0.632), the
  * sixteenth's, 0.736 / 0.632 → 0.721 / 0.626 (its rules: 0.730 / 0.635), and the seventeenth's, 0.730 / 0.635 →
  * 0.731 / 0.633 (its rules and review fixes: 0.733 / 0.635), and the eighteenth's, 0.733 / 0.635 → 0.731 / 0.641 (its
- * rules: 0.735 / 0.646).
+ * rules and review fixes: 0.737 / 0.649).
  */
 const FLOORS = { evaluationFull: 0.73, evaluationTail: 0.64 } as const;
 

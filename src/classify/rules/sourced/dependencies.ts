@@ -16,7 +16,7 @@ export const SOURCED_DEPENDENCY_RULES = [
   // engine constraint the runner's Node.js does not meet
   sourced('yarn-engine-incompatible', 'Dependency Issues', "yarn", /The engine "node" is incompatible with this module\. Expected version "[^"]*"\. Got "[^"]*"/, "error eslint@9.0.0: The engine \"node\" is incompatible with this module. Expected version \"^18.18.0 || ^20.9.0 || >=21.1.0\". Got \"16.20.2\""),
   // cargo: rust-lang/cargo:src/ops/cargo_compile/mod.rs
-  sourced('cargo-rustc-too-old', 'Dependency Issues', "cargo", /^\s*error: (?:package `[^`]+` cannot be built because it requires rustc \S+ or newer|rustc \S+ is not supported by the following packages?:)/, "error: rustc 1.75.0 is not supported by the following package:"),
+  sourced('cargo-rustc-too-old', 'Dependency Issues', "cargo", /^\s*(?:error: )?(?:package `[^`]+` cannot be built because it requires rustc \S+ or newer|rustc \S+ is not supported by the following packages?:)/, "error: rustc 1.75.0 is not supported by the following package:"),
   // bundler: rubygems/rubygems:bundler/lib/bundler/definition.rb (lockfile_changes_summary / ensure_equivalent_gemfile_and_lockfile; older bundler: "You are trying to install in deployment mode after changing your Gemfile")
   sourced('bundler-frozen-lockfile', 'Dependency Issues', "bundler", /can't be updated because frozen mode is set|^You are trying to install in (?:deployment|frozen) mode after changing|^Run `bundle install` elsewhere and add the updated \S+ to version control/, "The gemspecs for path gems changed, but the lockfile can't be updated because frozen mode is set"),
   // bundler: rubygems/rubygems:bundler/lib/bundler/definition.rb

@@ -73,7 +73,22 @@ export const SOURCED_ENVIRONMENT_RULES = [
   // runner: actions/runner:src/Runner.Worker/ActionManager.cs ('Failed to download archive '{link}' after {n} attempts.'), src/Runner.Worker/ContainerOperationProvider.cs ('Docker pull failed with exit code {0}'; the retry warning ends in ', back off ...' and is not matched)
   sourced('runner-action-download-failed', 'Environment Error', "runner", /^(?:##\[error\])?Failed to download archive '[^']+' after \d+ attempts?\.|^(?:##\[error\]|Error: )?Docker pull failed with exit code \d+$/, "##[error]Failed to download archive 'https://codeload.github.com/actions/setup-java/tar.gz/c1e323688fd81a25caa38c78aa6df2d33d3e20d9' after 1 attempts."),
   // setup-java: actions/setup-java:src/distributions/base-installer.ts
-  sourced('setup-java-version-not-found', 'Environment Error', "setup-java", /^(?:##\[error\]|Error: )?No matching version found for SemVer '[^']+'/, "##[error]No matching version found for SemVer '99'."),
+  // setup-java's and setup-ruby's missing versions are typed as the other setup actions' (above).
+  {
+    id: 'src-setup-java-version-not-found',
+    type: 'Package Installation Error',
+    also: 'Configuration Error',
+    tool: 'setup-java',
+    linePattern: /^(?:##\[error\]|Error: )?No matching version found for SemVer '[^']+'/,
+    example: { command: './ci.sh', lines: ["##[error]No matching version found for SemVer '99'."] },
+  } satisfies Rule,
   // setup-ruby: ruby/setup-ruby:index.js
-  sourced('setup-ruby-unknown-version', 'Environment Error', "setup-ruby", /^(?:##\[error\]|Error: )?Unknown version \S+ for \S+ on \S+/, "##[error]Unknown version 3.9 for ruby on ubuntu-22.04"),
+  {
+    id: 'src-setup-ruby-unknown-version',
+    type: 'Package Installation Error',
+    also: 'Configuration Error',
+    tool: 'setup-ruby',
+    linePattern: /^(?:##\[error\]|Error: )?Unknown version \S+ for \S+ on \S+/,
+    example: { command: './ci.sh', lines: ["##[error]Unknown version 3.9 for ruby on ubuntu-22.04"] },
+  } satisfies Rule,
 ];
