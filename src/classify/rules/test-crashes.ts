@@ -41,11 +41,12 @@ export const TEST_CRASH_RULES: Rule[] = [
     example: { command: 'ctest --output-on-failure', lines: ['351/730 Test #350: itkMCIRLE_amygdala ...............Child aborted***Exception:   1.61 sec'] },
   },
   {
-    // tox 3 reports a command killed by a signal as a negative exit code.
+    // tox reports a command killed by a signal as a negative exit code: tox 3 as an InvocationError, tox 4 as
+    // `env: exit -6 (0.86 seconds) dir> command pid=N`.
     id: 'tox-command-signalled',
     type: 'Runtime Error',
     tool: 'tox',
-    linePattern: /^ERROR: InvocationError for command .* \(exited with code -(?:4|6|7|8|11)\)$/,
+    linePattern: /^ERROR: InvocationError for command .* \(exited with code -(?:4|6|7|8|11)\)$|^[\w.-]+: exit -(?:4|6|7|8|11) \([\d.]+ seconds\) /,
     example: { command: 'tox', lines: ['ERROR: InvocationError for command /w/.tox/py38/bin/stestr run (exited with code -11)'] },
   },
   {

@@ -40,6 +40,7 @@ describe('eighteenth pass', () => {
     ['a conftest whose import failed', ["ImportError while loading conftest '/w/numpy/conftest.py'.", 'numpy/__init__.py:135: in <module>', '    raise ImportError(msg) from e', 'E   ImportError: Error importing numpy: you should not try to import numpy from'], ['Dependency Issues']],
     ['a conftest whose dependency raised', ["ImportError while loading conftest '/w/tests/conftest.py'.", 'tlbx/object_utils.py:73: in initializer', "E   AttributeError: module 'inspect' has no attribute 'getargspec'"], ['Runtime Error']],
     ["nose's failure header names unittest", ['======================================================================', 'FAIL: Failure: AssertionError (ch.blw.layer)', '----------------------------------------------------------------------', 'Traceback (most recent call last):', '  File "/w/tests/test_layers.py", line 82, in ilayersWithFeatures', '    assert (models is not None and len(models) > 0), layer', 'AssertionError: ch.blw.layer'], ['Assertion Error', 'Test Failure']],
+    ["tox 4's command killed by a signal", ['py: commands[1]> coverage run tests/aggregate_tests.py', 'py: exit -6 (0.86 seconds) /w/repo> coverage run tests/aggregate_tests.py pid=4425', 'py: FAIL code -6 (53.39=setup[52.46]+cmd[0.08,0.86] seconds)'], ['Runtime Error']],
     ["Flutter's verbose prefixes", ['[        ] e: /w/app/src/main/kotlin/MainActivity.kt: (18, 36): Type mismatch: inferred type is String? but String was expected', '[   +3 ms] e: /w/app/src/main/kotlin/MainActivity.kt: (19, 35): Type mismatch: inferred type is String? but String was expected', '[ +102 ms] FAILURE: Build failed with an exception.'], ['Type Checking']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
@@ -57,6 +58,7 @@ describe('eighteenth pass', () => {
     ["ExUnit's database connection refused", ['     ** (DBConnection.ConnectionError) tcp connect (localhost:5432): connection refused - :econnrefused'], []],
     ["kotlinc's own assertion", ['e: java.lang.AssertionError: Unexpected IR element found during code generation'], []],
     ["javac's crash", ['An exception has occurred in the compiler (17.0.2). Please file a bug against the Java compiler via the Java bug reporting page.', 'java.lang.AssertionError: typecode ERROR'], []],
+    ["tox 4's command exiting 1", ['py: exit 1 (0.86 seconds) /w/repo> pytest pid=4425'], []],
     ['another Gradle worker exiting 1', ["> Process 'Gradle Test Executor 1' finished with non-zero exit value 1"], []],
   ] as const)('not: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
