@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultCampaign, noFailedJobs } from '../support/fault-campaign.js';
 import { waitFor } from '../support/wait-for.js';
+import type { SubmissionSummary } from '../../src/db/index.js';
 import type { WorkerProcess } from '../support/worker-process.js';
 
 /**
@@ -22,9 +23,19 @@ async function campaignOf8(campaign: FaultCampaign, worker: WorkerProcess): Prom
   return ids;
 }
 
+/** Every row's state and verdict against a fault-free run's, compared at once; a mismatch prints each row's reason. */
+function expectCompleted(campaign: FaultCampaign, rows: SubmissionSummary[]): void {
+  const details = JSON.stringify(rows.map((row) => ({ id: row.id, kind: row.kind, state: row.state, verdict: row.verdict, reason: row.reason, error: row.errorMessage })));
+  expect(
+    rows.map((row) => ({ id: row.id, state: row.state, verdict: row.verdict })),
+    details,
+  ).toEqual(rows.map((row) => ({ id: row.id, state: 'completed', verdict: campaign.expected.get(row.id) })));
+}
+
 async function expectFaultFreeResults(campaign: FaultCampaign, ids: string[]): Promise<void> {
-  for (const row of await campaign.finished(ids, 120_000)) {
-    expect({ id: row.id, state: row.state, verdict: row.verdict }).toEqual({ id: row.id, state: 'completed', verdict: campaign.expected.get(row.id) });
+  const rows = await campaign.finished(ids, 120_000);
+  expectCompleted(campaign, rows);
+  for (const row of rows) {
     expect((await campaign.deps.repos.ci.runsOf(row.id)).map((run) => run.runAttempt)).toEqual([1]);
     expect(await campaign.branches(row.id)).toHaveLength(1);
   }
@@ -56,10 +67,9 @@ describe('Redis loses everything mid-campaign (6 queued + 2 running)', () => {
     await worker.kill('SIGKILL');
     const restarted = campaign.startWorker();
     // The two runs died with the worker: they are re-run as a second attempt; the other six run once.
-    for (const row of await campaign.finished(ids, 120_000)) {
-      expect({ id: row.id, state: row.state, verdict: row.verdict }).toEqual({ id: row.id, state: 'completed', verdict: campaign.expected.get(row.id) });
-      expect(await campaign.branches(row.id)).toHaveLength(1);
-    }
+    const rows = await campaign.finished(ids, 120_000);
+    expectCompleted(campaign, rows);
+    for (const row of rows) expect(await campaign.branches(row.id)).toHaveLength(1);
     const attempts = await Promise.all(ids.map(async (id) => (await campaign.deps.repos.ci.runsOf(id)).length));
     expect(attempts.sort()).toEqual([1, 1, 1, 1, 1, 1, 2, 2]);
     expect(await campaign.failedJobs()).toEqual(noFailedJobs);
