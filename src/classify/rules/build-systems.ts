@@ -1,5 +1,8 @@
 import type { Rule } from './rule.js';
 
+/** ts-loader's header before a TypeScript diagnostic, naming its file, line and column. */
+const TSL_HEADER = /^\[tsl\] ERROR in (\S+)\((\d+),(\d+)\)$/;
+
 /**
  * Build systems, installers and release tools the earlier rules did not know: meson, autoconf's compiler probe, CMake
  * toolchain files, ts-loader, Android SDK installs, R's pak, bun, pacman, setup-ruby's bundle install, Windows
@@ -42,7 +45,7 @@ export const BUILD_SYSTEM_RULES: Rule[] = [
     id: 'ts-loader-syntax',
     type: 'Syntax Error',
     tool: 'ts-loader',
-    previousPattern: /^\[tsl\] ERROR in (\S+)\((\d+),(\d+)\)$/,
+    previousPattern: TSL_HEADER,
     linePattern: /^\s+(TS1\d{3}): (.+)$/,
     findingParser: (m, state) => {
       const p = state.previous;
@@ -59,7 +62,7 @@ export const BUILD_SYSTEM_RULES: Rule[] = [
     id: 'ts-loader-type',
     type: 'Type Checking',
     tool: 'ts-loader',
-    previousPattern: /^\[tsl\] ERROR in (\S+)\((\d+),(\d+)\)$/,
+    previousPattern: TSL_HEADER,
     linePattern: /^\s+TS(?:[2346-9]\d{3}|1(?!8003)\d{4}): /,
     context: { before: 1 },
     example: { command: 'npx webpack', lines: ['[tsl] ERROR in /app/src/index.ts(4,7)', "      TS2322: Type 'string' is not assignable to type 'number'."] },

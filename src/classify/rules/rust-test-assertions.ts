@@ -1,13 +1,13 @@
 import type { Rule } from './rule.js';
 
+/** A test thread's panic line up to the message (before 1.73) or the location (since). */
+const TEST_THREAD_PANICKED = String.raw`^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at `;
+
 /**
  * Rust tests' failed assertions whatever ran cargo (a wrapper script, a quoted excerpt without the command): libtest
  * names a test's thread after the test's path (`kad::tests::expire`), a Rust identifier. Not `main` (a program), not
  * `rustc` (an internal compiler error), not a spawned thread's name (`tokio-runtime-worker`, `<unnamed>`).
  */
-/** A test thread's panic line up to the message (before 1.73) or the location (since). */
-const TEST_THREAD_PANICKED = String.raw`^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at `;
-
 export const RUST_TEST_ASSERTION_RULES: Rule[] = [
   {
     // Before Rust 1.73 the message is on the panic's line, since then on the next. A test's other panics stay with

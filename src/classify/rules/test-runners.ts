@@ -2,13 +2,13 @@ import { ERROR_TYPES, type ErrorType } from '../../domain/error-types.js';
 import type { Rule } from './rule.js';
 import { MINITEST_RULES } from './minitest.js';
 
+/** Node aborting (and dumping core) when its heap runs out: the runner's memory, not a crash of the code. */
+export const NODE_HEAP_EXHAUSTED = /JavaScript heap out of memory|Reached heap limit Allocation failed/;
+
 /**
  * Playwright prints a flaky test (failed, then passed on a retry) as it prints a failed one: when the step says
  * something else failed, its headers and time-outs yield to that.
  */
-/** Node aborting (and dumping core) when its heap runs out: the runner's memory, not a crash of the code. */
-export const NODE_HEAP_EXHAUSTED = /JavaScript heap out of memory|Reached heap limit Allocation failed/;
-
 const FLAKY_MAY_EXPLAIN: ErrorType[] = ERROR_TYPES.filter((type) => type !== 'Test Failure' && type !== 'Assertion Error');
 
 /**

@@ -2,6 +2,16 @@ import { NETWORK_YIELDS } from '../environment.js';
 import type { Rule } from '../rule.js';
 import { sourced } from './sourced.js';
 
+/**
+ * A setup action that cannot install the version the workflow asks for: the tuning half's readers label it a Package
+ * Installation Error of a wrong configuration (7 and 6 of the 11 such logs, setup-python's among them; 2 say
+ * Environment Error). setup-python's message is environment.ts's `python-version-unavailable`, typed the same.
+ */
+const missingVersion = (id: string, tool: string, linePattern: RegExp, example: string): Rule => ({
+  ...sourced(id, 'Package Installation Error', tool, linePattern, example),
+  also: 'Configuration Error',
+});
+
 /** The runner and its tools: daemons, memory, network, missing or mismatched toolchains; each message as its tool's source (or documentation) words it, which the comment names. */
 export const SOURCED_ENVIRONMENT_RULES = [
   // docker: docker/cli:vendor/github.com/docker/docker/client/errors.go (errConnectionFailed / ErrorConnectionFailed)
@@ -39,17 +49,7 @@ export const SOURCED_ENVIRONMENT_RULES = [
   // pnpm: pnpm/pnpm:pnpm/bin/pnpm.cjs ('This version of pnpm requires at least Node.js v'), packages/package-is-installable (ERR_PNPM_UNSUPPORTED_ENGINE 'Unsupported environment (bad pnpm and/or Node.js version)')
   sourced('pnpm-unsupported-node', 'Environment Error', "pnpm", /ERR_PNPM_UNSUPPORTED_ENGINE|This version of pnpm requires at least Node\.js v\d/, "ERROR: This version of pnpm requires at least Node.js v18.12"),
   // setup-node: actions/setup-node:src/distributions/base-distribution.ts; actions/setup-go:src/installer.ts; actions/setup-java:src/distributions/*\/installer.ts ('Could not find satisfied version for SemVer')
-  // The version the workflow asks for cannot be installed: the tuning half's readers label it a Package Installation
-  // Error of a wrong configuration (7 and 6 of the 11 such logs,
-  // setup-python's among them; 2 say Environment Error). setup-python's message is environment.ts's python-version-unavailable.
-  {
-    id: 'src-setup-version-not-found',
-    type: 'Package Installation Error',
-    also: 'Configuration Error',
-    tool: 'setup-node',
-    linePattern: /Unable to find (?:Node|Go) version '[^']+' for platform \S+ and architecture \S+\.|Could not find satisfied version for SemVer '?[^'\s]+'?/,
-    example: { command: './ci.sh', lines: ["##[error]Unable to find Node version '14.17.0' for platform darwin and architecture arm64."] },
-  } satisfies Rule,
+  missingVersion('setup-version-not-found', "setup-node", /Unable to find (?:Node|Go) version '[^']+' for platform \S+ and architecture \S+\.|Could not find satisfied version for SemVer '?[^'\s]+'?/, "##[error]Unable to find Node version '14.17.0' for platform darwin and architecture arm64."),
   // runner: actions/runner:src/Runner.Worker/Handlers/ContainerActionHandler.cs / src/Runner.Worker/ContainerOperationProvider.cs
   sourced('container-action-linux-only', 'Environment Error', "runner", /(?:Container action is|Container operations are) only supported on Linux/, "##[error]Container action is only supported on Linux"),
   // jvm: openjdk/jdk:src/hotspot/share/classfile/classFileParser.cpp ('has been compiled by a more recent version of the Java Runtime (class file version %u.%u)'); ASM/Groovy ClassReader 'Unsupported class file major version'
@@ -73,22 +73,7 @@ export const SOURCED_ENVIRONMENT_RULES = [
   // runner: actions/runner:src/Runner.Worker/ActionManager.cs ('Failed to download archive '{link}' after {n} attempts.'), src/Runner.Worker/ContainerOperationProvider.cs ('Docker pull failed with exit code {0}'; the retry warning ends in ', back off ...' and is not matched)
   sourced('runner-action-download-failed', 'Environment Error', "runner", /^(?:##\[error\])?Failed to download archive '[^']+' after \d+ attempts?\.|^(?:##\[error\]|Error: )?Docker pull failed with exit code \d+$/, "##[error]Failed to download archive 'https://codeload.github.com/actions/setup-java/tar.gz/c1e323688fd81a25caa38c78aa6df2d33d3e20d9' after 1 attempts."),
   // setup-java: actions/setup-java:src/distributions/base-installer.ts
-  // setup-java's and setup-ruby's missing versions are typed as the other setup actions' (above).
-  {
-    id: 'src-setup-java-version-not-found',
-    type: 'Package Installation Error',
-    also: 'Configuration Error',
-    tool: 'setup-java',
-    linePattern: /^(?:##\[error\]|Error: )?No matching version found for SemVer '[^']+'/,
-    example: { command: './ci.sh', lines: ["##[error]No matching version found for SemVer '99'."] },
-  } satisfies Rule,
+  missingVersion('setup-java-version-not-found', "setup-java", /^(?:##\[error\]|Error: )?No matching version found for SemVer '[^']+'/, "##[error]No matching version found for SemVer '99'."),
   // setup-ruby: ruby/setup-ruby:index.js
-  {
-    id: 'src-setup-ruby-unknown-version',
-    type: 'Package Installation Error',
-    also: 'Configuration Error',
-    tool: 'setup-ruby',
-    linePattern: /^(?:##\[error\]|Error: )?Unknown version \S+ for \S+ on \S+/,
-    example: { command: './ci.sh', lines: ["##[error]Unknown version 3.9 for ruby on ubuntu-22.04"] },
-  } satisfies Rule,
+  missingVersion('setup-ruby-unknown-version', "setup-ruby", /^(?:##\[error\]|Error: )?Unknown version \S+ for \S+ on \S+/, "##[error]Unknown version 3.9 for ruby on ubuntu-22.04"),
 ];
