@@ -1,4 +1,5 @@
 import type { ErrorType } from '../domain/error-types.js';
+import { LEARNED_TAIL_LINES, learnedLabels } from './learned/index.js';
 import { parseLog } from './parse-log.js';
 import { RULES, type Rule } from './rules/index.js';
 import type { Classification, Evidence, Finding, Label, LogInput, ParsedLog, ParsedStep, StepInput } from './types.js';
@@ -12,6 +13,11 @@ export interface ClassifyJobInput {
   rules?: readonly Rule[];
   /** Keep the last output lines of failing steps in `parsed.steps[].tail` (used by segmentLogs). */
   keepTailLines?: number;
+  /**
+   * When the job failed (`jobConclusion: 'failure'`) and no rule explains it, let the learned fallback label it
+   * (src/classify/learned). Defaults to true; false gives the rules' labels alone.
+   */
+  learnedFallback?: boolean;
   /**
    * Checkout directories whose prefix is cut from finding paths (the local executor's work dirs); GitHub's
    * `/home/runner/work/<repo>/<repo>/` and a leading `./` are always cut, so paths are relative to the repository.
@@ -43,10 +49,12 @@ const MAX_FINDINGS_PER_LABEL = 500;
  * file/line findings the tools printed. Only failing steps are read; output of steps that succeeded never counts.
  */
 export async function classifyJob(input: ClassifyJobInput): Promise<JobClassification> {
+  const learned = input.jobConclusion === 'failure' && input.learnedFallback !== false;
+  const keepTailLines = learned ? Math.max(input.keepTailLines ?? 0, LEARNED_TAIL_LINES) : input.keepTailLines;
   const parsed = await parseLog(input.log, {
     rules: input.rules ?? RULES,
     ...(input.steps === undefined ? {} : { steps: input.steps }),
-    ...(input.keepTailLines === undefined ? {} : { keepTailLines: input.keepTailLines }),
+    ...(keepTailLines === undefined ? {} : { keepTailLines }),
     assumeFailure: input.jobConclusion === 'failure',
   });
   const failedSteps = parsed.failedSteps.map(stepLabel);
@@ -68,10 +76,21 @@ export async function classifyJob(input: ClassifyJobInput): Promise<JobClassific
   if (labels.length === 0 && (input.jobConclusion === 'cancelled' || input.jobConclusion === 'timed_out')) {
     labels.push(runnerLabel(parsed, input.jobConclusion));
   }
+  if (labels.length === 0 && learned) labels.push(...learnedLabels(parsed.failedSteps));
+  if (keepTailLines !== input.keepTailLines) trimTails(parsed, input.keepTailLines ?? 0);
   return { labels, failedSteps, errorLines, parsed };
 }
 
 const stepLabel = (step: ParsedStep): string => step.stepName ?? step.title;
+
+/** Gives the caller the tails it asked for (the fallback may have kept longer ones). */
+function trimTails(parsed: ParsedLog, keep: number): void {
+  for (const step of parsed.steps) {
+    if (step.tail === undefined) continue;
+    if (keep > 0) step.tail = step.tail.slice(-keep);
+    else delete step.tail;
+  }
+}
 
 function labelsOfStep(step: ParsedStep): Label[] {
   const specific = new Set(step.hits.filter((hit) => !hit.fallback && hit.yieldsTo.length === 0).map((hit) => hit.type));

@@ -99,6 +99,11 @@ export interface Label {
   stepName?: string;
   evidence: Evidence[];
   findings: Finding[];
+  /**
+   * Set when no rule explained the failed job and the learned fallback gave this label (tool `learned-fallback`):
+   * the model's probability for the type. Rule labels never carry it.
+   */
+  learned?: { probability: number };
 }
 
 export interface Classification {

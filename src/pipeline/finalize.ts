@@ -6,6 +6,7 @@ import { transient } from '../errors.js';
 import { archiveAndClassify } from './archive-job-log.js';
 import type { PipelineDeps } from './context.js';
 import { faultPoint } from './fault-point.js';
+import { observedLabels as observedErrorTypes } from './observed-labels.js';
 import { renderResultSummary } from './summary.js';
 import { collectTestResults } from './test-results.js';
 import { checkTestsRun, type TestsRunCheck } from './tests-not-run.js';
@@ -90,7 +91,7 @@ export async function finalizeSubmission(deps: PipelineDeps, submissionId: strin
   const jobs = await deps.repos.ci.jobsOfRun(run.id);
   const jobIds = new Set(jobs.map((job) => job.id));
   const labels = (await deps.repos.ci.labelsOf(submissionId)).filter((label) => jobIds.has(label.jobId));
-  const observedLabels = [...new Set(labels.map((label) => label.type))];
+  const observedLabels = observedErrorTypes(labels);
   // Per-test results (JUnit XML artifacts) are stored before the state changes: a SWE-CI round is kept only
   // when its submission completed with test results.
   await collectTestResults(deps, submissionId, ref).catch((error: unknown) => logger.warn({ err: error, submissionId }, 'test results not collected'));

@@ -88,7 +88,7 @@ describe('the pipeline end to end on the local backend (API → worker → execu
     expect(text).toMatch(/^\S+ Network: egress \(host network; chain CI_REPLAY_STEPS refuses uids 60000-60999 TCP to local:/m);
     const detail = (await api.app.inject({ url: `/v1/submissions/${id}/jobs`, headers: api.auth(api.submitter) })).json();
     const lintJob = detail.runs[0].jobs.find((job: { name: string }) => job.name === 'lint');
-    expect(lintJob).toMatchObject({ conclusion: 'failure', failedStep: 'Lint with flake8', labels: [{ type: 'Code Linting', tool: 'flake8' }] });
+    expect(lintJob).toMatchObject({ conclusion: 'failure', failedStep: 'Lint with flake8', labels: [{ type: 'Code Linting', tool: 'flake8', learned: false }] });
     expect(BigInt(detail.runs[0].runId) > 2n ** 31n).toBe(true);
     const segments = (await api.app.inject({ url: `/v1/submissions/${id}/logs/segments?budget=300`, headers: api.auth(api.submitter) })).json();
     expect(segments.totalTokens).toBeLessThanOrEqual(300);

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { classifyJob } from '../../../src/classify/index.js';
+import { LEARNED_TOOL, learnedProbabilities } from '../../../src/classify/learned/index.js';
+import { LEARNED_MODEL } from '../../../src/classify/learned/model-data.js';
+import { parseLog } from '../../../src/classify/parse-log.js';
+import { tuningDigest } from '../../../scripts/train-learned-fallback/tuning-digest.js';
+import { loadCorpus } from './real-corpus-metrics.js';
+
+/** Output no rule explains, whose words the model reads as a permission problem of the workflow token. */
+const FORK_ANNOTATIONS = [
+  'Clippy results: 0 ICE, 0 errors, 3 warnings, 0 notes, 0 help',
+  '##[error]Unable to create clippy annotations! Reason: HttpError: Resource not accessible by integration',
+  'It seems that this Action is executed from the forked repository.',
+].join('\n');
+
+/** A failing pytest run a rule reads. */
+const PYTEST = ['FAILED tests/test_calc.py::test_add - assert 1 == 2', '========================= 1 failed, 3 passed in 0.12s =========================', 'Process completed with exit code 1.'].join('\n');
+
+describe('learned fallback', () => {
+  it('was trained on the current tuning half, and on nothing else (run scripts/train-learned-fallback when the corpus changes)', () => {
+    const tuning = loadCorpus().filter((e) => e.split === 'tuning' && e.conclusion === 'failure');
+    expect(LEARNED_MODEL.trainedOn).toBe(tuningDigest(tuning));
+    expect(LEARNED_MODEL.logs).toBe(tuning.length);
+    const withEvaluation = loadCorpus().filter((e) => e.conclusion === 'failure');
+    expect(LEARNED_MODEL.trainedOn).not.toBe(tuningDigest(withEvaluation));
+  });
+
+  it('labels a failed job no rule explains, says the label is learned and shows the lines that weigh most', async () => {
+    expect((await classifyJob({ log: FORK_ANNOTATIONS, jobConclusion: 'failure', learnedFallback: false })).labels).toEqual([]);
+    const { labels } = await classifyJob({ log: FORK_ANNOTATIONS, jobConclusion: 'failure' });
+    expect(labels.map((l) => l.type)).toEqual(['Configuration Error']);
+    const [label] = labels;
+    expect(label?.tool).toBe(LEARNED_TOOL);
+    expect(label?.learned?.probability).toBeGreaterThanOrEqual(LEARNED_MODEL.threshold);
+    expect(label?.findings).toEqual([]);
+    expect(label?.evidence.map((e) => e.text)).toContain('##[error]Unable to create clippy annotations! Reason: HttpError: Resource not accessible by integration');
+    for (const e of label?.evidence ?? []) expect(e.rule).toBe(`${LEARNED_TOOL}:Configuration Error`);
+  });
+
+  it('never labels a job that did not fail, or whose conclusion is not known', async () => {
+    for (const jobConclusion of ['success', undefined, 'skipped'] as const) {
+      const { labels } = await classifyJob({ log: FORK_ANNOTATIONS, ...(jobConclusion === undefined ? {} : { jobConclusion }) });
+      expect(labels, String(jobConclusion)).toEqual([]);
+    }
+  });
+
+  it('stays out when a rule explains the job', async () => {
+    const { labels } = await classifyJob({ log: PYTEST, jobConclusion: 'failure' });
+    expect(labels.map((l) => l.type).sort()).toEqual(['Assertion Error', 'Test Failure']);
+    expect(labels.every((l) => l.learned === undefined && l.tool !== LEARNED_TOOL)).toBe(true);
+  });
+
+  it('gives the caller only the output tails it asked for', async () => {
+    const log = [...Array.from({ length: 400 }, (_, i) => `line ${i}`), FORK_ANNOTATIONS].join('\n');
+    const none = await classifyJob({ log, jobConclusion: 'failure' });
+    expect(none.parsed.steps.every((s) => s.tail === undefined)).toBe(true);
+    const five = await classifyJob({ log, jobConclusion: 'failure', keepTailLines: 5 });
+    expect(five.parsed.failedSteps[0]?.tail?.length).toBe(5);
+    const many = await classifyJob({ log, jobConclusion: 'failure', keepTailLines: 1000 });
+    expect(many.parsed.failedSteps[0]?.tail?.length).toBeGreaterThan(400);
+  });
+
+  it('reads words, so unseen output gives no confident label', async () => {
+    const parsed = await parseLog('qqq zzz www\nProcess completed with exit code 1.', { keepTailLines: 300, assumeFailure: true });
+    expect(Math.max(...learnedProbabilities(parsed.failedSteps))).toBeLessThan(LEARNED_MODEL.threshold);
+  });
+});
