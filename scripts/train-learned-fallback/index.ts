@@ -22,6 +22,7 @@ import { ERROR_TYPES } from '../../src/domain/error-types.js';
 import { benchmarkTail, loadCorpus, readCorpusLog, type CorpusEntry } from '../../test/unit/classify/real-corpus-metrics.js';
 import { probabilities, trainModel, type TrainingSample, type TrainedModel } from './train.js';
 
+/** Chosen by grid.ts (cross-validation on the tuning half), with LEARNED_TAIL_LINES and the word pairs. */
 const OPTIONS = { lambda: 0.1, epochs: 300, minRepos: 3 } as const;
 const THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
 const MIN_PRECISION = 0.85;

@@ -1,7 +1,7 @@
 import type { LogLine, ParsedStep } from '../types.js';
 
 /** Output lines of a failing step the learned fallback reads (its last ones). */
-export const LEARNED_TAIL_LINES = 300;
+export const LEARNED_TAIL_LINES = 100;
 
 const WORD = /[a-z][a-z_]{2,30}/g;
 const STOP = new Set(['the', 'and', 'for', 'with', 'from', 'this', 'that', 'run', 'are', 'not', 'you', 'your', 'was', 'has', 'have', 'will', 'use', 'see', 'can']);
@@ -13,18 +13,25 @@ export function lineWords(text: string): string[] {
   return [...words];
 }
 
+/** A line's features: its words and each pair of neighbouring words (`a+b`, in the order lineWords gives them). */
+export function lineFeatures(text: string): string[] {
+  const words = lineWords(text);
+  const pairs = words.slice(1).map((word, i) => `${words[i] ?? ''}+${word}`);
+  return [...words, ...pairs];
+}
+
 /** The failing step's last output lines the model reads. */
 export const learnedTail = (step: ParsedStep): LogLine[] => (step.tail ?? []).slice(-LEARNED_TAIL_LINES);
 
 /**
- * The features of a failed job for the learned fallback: the words of its failing steps' last output lines, and
- * the words of their titles and commands prefixed `cmd:`. Training (scripts/train-learned-fallback.ts) and the
+ * The features of a failed job for the learned fallback: the words and word pairs of its failing steps' last output
+ * lines, and the words of their titles and commands prefixed `cmd:`. Training (scripts/train-learned-fallback.ts) and the
  * classifier both read a job through this function, so they see the same features.
  */
 export function jobFeatures(failedSteps: readonly ParsedStep[]): Set<string> {
   const words = new Set<string>();
   for (const step of failedSteps) {
-    for (const { text } of learnedTail(step)) for (const word of lineWords(text)) words.add(word);
+    for (const { text } of learnedTail(step)) for (const feature of lineFeatures(text)) words.add(feature);
     for (const [word] of `${step.title}\n${step.command}`.toLowerCase().matchAll(WORD)) words.add(`cmd:${word}`);
   }
   return words;

@@ -1,6 +1,6 @@
 import { ERROR_TYPES, type ErrorType } from '../../domain/error-types.js';
 import type { Evidence, Label, ParsedStep } from '../types.js';
-import { jobFeatures, learnedTail, lineWords } from './features.js';
+import { jobFeatures, learnedTail, lineFeatures } from './features.js';
 import { LEARNED_MODEL } from './model-data.js';
 
 export { LEARNED_TAIL_LINES, jobFeatures } from './features.js';
@@ -37,8 +37,8 @@ export function learnedProbabilities(failedSteps: readonly ParsedStep[]): number
 }
 
 /**
- * What the classifier says of a failed job no rule explains: a logistic regression per type over the words of the
- * failing steps' last lines (trained on the real-log corpus's tuning half, scripts/train-learned-fallback), a label
+ * What the classifier says of a failed job no rule explains: a logistic regression per type over the words and word
+ * pairs of the failing steps' last lines (trained on the real-log corpus's tuning half, scripts/train-learned-fallback), a label
  * for each type whose probability reaches the model's threshold. Each label says so (`learned`, tool
  * `learned-fallback`) and carries as evidence the lines whose words weigh most for its type; it has no findings.
  */
@@ -61,7 +61,7 @@ function strongestLines(failedSteps: readonly ParsedStep[], type: ErrorType, k: 
   const scored: { weight: number; step: ParsedStep; evidence: Evidence }[] = [];
   for (const step of failedSteps) {
     for (const { line, text } of learnedTail(step)) {
-      const weight = lineWords(text).reduce((sum, word) => sum + Math.max(0, weights[m.index.get(word) ?? -1] ?? 0), 0);
+      const weight = lineFeatures(text).reduce((sum, word) => sum + Math.max(0, weights[m.index.get(word) ?? -1] ?? 0), 0);
       if (weight > 0) scored.push({ weight, step, evidence: { startLine: line, endLine: line, text, tool: LEARNED_TOOL, rule: `${LEARNED_TOOL}:${type}` } });
     }
   }
