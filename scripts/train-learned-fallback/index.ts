@@ -5,10 +5,11 @@
  *   npx tsx scripts/train-learned-fallback/index.ts
  *
  * Samples: every failing tuning log, read whole, through the classifier's own parser and the fallback's own
- * features (src/classify/learned/features.ts). The threshold is the lowest of THRESHOLDS at which the model alone,
- * under 5-fold cross-validation by repository on the tuning half, is right on at least MIN_PRECISION of its labels
- * both on whole logs and on their benchmark tails: a learned label is to be about as trustworthy as a rule's. The
- * evaluation half is never read here. Run it again whenever the corpus changes (a unit test compares the corpus
+ * features (src/classify/learned/features.ts). Each type's threshold is the lowest of THRESHOLDS at which the
+ * model alone, under 5-fold cross-validation by repository on the tuning half, is right on at least MIN_PRECISION
+ * of its labels of that type (whole logs and their benchmark tails together, at least MIN_RIGHT right): a learned
+ * label is to be about as trustworthy as a rule's, whatever its type; a type no threshold makes that precise is
+ * never learned. The evaluation half is never read here. Run it again whenever the corpus changes (a unit test compares the corpus
  * the model was trained on with the current tuning half).
  */
 import { createHash } from 'node:crypto';
@@ -26,6 +27,8 @@ import { probabilities, trainModel, type TrainingSample, type TrainedModel } fro
 const OPTIONS = { lambda: 0.1, epochs: 300, minRepos: 3 } as const;
 const THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
 const MIN_PRECISION = 0.85;
+const MIN_RIGHT = 5;
+const NEVER = 2;
 const FOLDS = 5;
 
 async function features(log: Buffer | string): Promise<Set<string>> {
@@ -44,38 +47,37 @@ for (const entry of tuning) {
 
 const fold = (repo: string): number => Number.parseInt(createHash('sha256').update(repo.toLowerCase()).digest('hex').slice(0, 8), 16) % FOLDS;
 
-/** Right and wrong labels of the model alone per threshold, under cross-validation (trained on whole logs). */
-const tally = { whole: THRESHOLDS.map(() => ({ right: 0, wrong: 0 })), tail: THRESHOLDS.map(() => ({ right: 0, wrong: 0 })) };
+type Count = { right: number; wrong: number };
+/** Right and wrong labels of the model alone per type and threshold, under cross-validation (trained on whole logs), whole logs and tails together. */
+const tally = new Map(ERROR_TYPES.map((type) => [type, THRESHOLDS.map((): Count => ({ right: 0, wrong: 0 }))]));
 for (let f = 0; f < FOLDS; f++) {
   const model = trainModel(whole.filter((s) => fold(s.repo) !== f), OPTIONS);
-  for (const [mode, samples] of [['whole', whole], ['tail', tails]] as const) {
-    for (const s of samples.filter((x) => fold(x.repo) === f)) {
-      const p = probabilities(model, s.words);
+  for (const s of [...whole, ...tails].filter((x) => fold(x.repo) === f)) {
+    const p = probabilities(model, s.words);
+    ERROR_TYPES.forEach((type, k) => {
       THRESHOLDS.forEach((threshold, i) => {
-        ERROR_TYPES.forEach((type, k) => {
-          if ((p[k] ?? 0) < threshold) return;
-          const count = tally[mode][i] as { right: number; wrong: number };
-          if (s.labels.includes(type)) count.right++;
-          else count.wrong++;
-        });
+        if ((p[k] ?? 0) < threshold) return;
+        const count = tally.get(type)?.[i] as Count;
+        if (s.labels.includes(type)) count.right++;
+        else count.wrong++;
       });
-    }
+    });
   }
 }
-const precision = (c: { right: number; wrong: number }): number => (c.right + c.wrong === 0 ? 1 : c.right / (c.right + c.wrong));
-THRESHOLDS.forEach((threshold, i) => {
-  const w = tally.whole[i] as { right: number; wrong: number };
-  const t = tally.tail[i] as { right: number; wrong: number };
-  console.log(`threshold ${threshold}: whole logs ${w.right} right / ${w.wrong} wrong (precision ${precision(w).toFixed(2)}), tails ${t.right} / ${t.wrong} (${precision(t).toFixed(2)})`);
+const precision = (c: Count): number => (c.right + c.wrong === 0 ? 0 : c.right / (c.right + c.wrong));
+/** Per type: the lowest threshold at which it is right on MIN_PRECISION of its labels (and on MIN_RIGHT at least); none: never learned. */
+const thresholds = ERROR_TYPES.map((type) => {
+  const counts = tally.get(type) as Count[];
+  const i = counts.findIndex((c) => precision(c) >= MIN_PRECISION && c.right >= MIN_RIGHT);
+  const chosen = i < 0 ? NEVER : (THRESHOLDS[i] as number);
+  console.log(`${type.padEnd(27)} ${counts.map((c, k) => `${THRESHOLDS[k]}: ${c.right}/${c.wrong}`).join('  ')}  → ${chosen === NEVER ? 'never' : chosen}`);
+  return chosen;
 });
-const chosen = THRESHOLDS.find((_, i) => precision(tally.whole[i] as { right: number; wrong: number }) >= MIN_PRECISION && precision(tally.tail[i] as { right: number; wrong: number }) >= MIN_PRECISION);
-if (chosen === undefined) throw new Error(`no threshold reaches precision ${MIN_PRECISION} under cross-validation`);
-console.log(`chosen threshold ${chosen} (lowest with precision >= ${MIN_PRECISION} on both)`);
 
 const model = trainModel(whole, OPTIONS);
-writeModel(model, chosen, tuning);
+writeModel(model, thresholds, tuning);
 
-function writeModel(m: TrainedModel, threshold: number, entries: readonly CorpusEntry[]): void {
+function writeModel(m: TrainedModel, thresholds: readonly number[], entries: readonly CorpusEntry[]): void {
   const width = m.vocabulary.length + 1;
   const flat = new Float32Array(width * m.weights.length);
   m.weights.forEach((w, k) => flat.set(w, k * width));
@@ -86,7 +88,8 @@ function writeModel(m: TrainedModel, threshold: number, entries: readonly Corpus
     `  trainedOn: '${tuningDigest(entries)}',`,
     `  logs: ${entries.length},`,
     `  repos: ${new Set(entries.map((e) => e.repo)).size},`,
-    `  threshold: ${threshold},`,
+    '  /** Per type in ERROR_TYPES order; 2 = never (no threshold was precise enough). */',
+    `  thresholds: [${thresholds.join(', ')}],`,
     `  lambda: ${OPTIONS.lambda},`,
     `  epochs: ${OPTIONS.epochs},`,
     `  minRepos: ${OPTIONS.minRepos},`,

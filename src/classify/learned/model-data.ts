@@ -4,7 +4,8 @@ export const LEARNED_MODEL = {
   trainedOn: '0a9110bc85accb64a8b4b5a5607fd22a070c8102e70150d961aa46e957c77e85',
   logs: 945,
   repos: 789,
-  threshold: 0.6,
+  /** Per type in ERROR_TYPES order; 2 = never (no threshold was precise enough). */
+  thresholds: [0.3, 2, 0.3, 2, 0.3, 0.7, 0.4, 0.4, 0.7, 2, 2, 0.3],
   lambda: 0.1,
   epochs: 300,
   minRepos: 3,
