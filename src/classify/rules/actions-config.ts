@@ -27,7 +27,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     type: 'Configuration Error',
     tool: 'actions',
     yieldsTo: ['Code Formatting', 'Code Linting', 'Syntax Error', 'Type Checking', 'Test Failure', 'Assertion Error', 'Runtime Error', 'Dependency Issues', 'Package Installation Error', 'Environment Error', 'Doc/Docstring'],
-    linePattern: /^(?:##\[error\])?No files were found with the provided path: /,
+    linePattern: /^(?:##\[error\]|Error: )?No files were found with the provided path: /,
     disarmPattern: /^\s*if-no-files-found: (?:warn|ignore)$/,
     example: { command: 'actions/upload-artifact@v4', lines: ['##[error]No files were found with the provided path: dist/**. No artifacts will be uploaded.'] },
   },

@@ -146,7 +146,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
     type: 'Assertion Error',
     also: 'Test Failure',
     tool: 'rspec',
-    linePattern: /^\s*Failure\/Error: (?:expect|assert|.*\.to (?:eq|include|be|match|raise_error))/,
+    linePattern: /^\s*Failure\/Error: (?:expect|assert|.*\.to (?:eq|include|be|match|raise_error)|.*\.should(?:_not)? )/,
     context: { after: 3 },
     example: { command: 'bundle exec rspec', lines: ['     Failure/Error: expect(last_response.status).to eq(403)'] },
   },

@@ -6,8 +6,9 @@ export const SOURCED_CONFIGURATION_RULES = [
   sourced('setup-cache-lockfile-missing', 'Configuration Error', "setup-node", /Dependencies (?:lock )?file is not found in \S+\. Supported file patterns?: /, "Error: Dependencies lock file is not found in /home/runner/work/app/app. Supported file patterns: package-lock.json,npm-shrinkwrap.json,yarn.lock"),
   // download-artifact: actions/download-artifact:src/download-artifact.ts (setFailed('Unable to download artifact(s): ' + message), "Artifact '${name}' not found"); older toolkit 'Artifact not found for name: '
   sourced('download-artifact-not-found', 'Configuration Error', "download-artifact", /Unable to download artifact\(s\): (?:Artifact not found for name: |Artifact '[^']+' not found)/, "Error: Unable to download artifact(s): Artifact 'dist' not found"),
-  // git: git/git:prompt.c / credential.c ('could not read %s: %s' with 'terminal prompts disabled' when GIT_TERMINAL_PROMPT=0)
-  sourced('git-credentials-missing', 'Configuration Error', "git", /fatal: could not read (?:Username|Password) for '[^']+': terminal prompts disabled/, "fatal: could not read Username for 'https://github.com': terminal prompts disabled"),
+  // git: git/git:prompt.c / credential.c ('could not read %s: %s' with 'terminal prompts disabled' when GIT_TERMINAL_PROMPT=0, or
+  // strerror(ENXIO) when there is no terminal to ask on)
+  sourced('git-credentials-missing', 'Configuration Error', "git", /fatal: could not read (?:Username|Password) for '[^']+': (?:terminal prompts disabled|No such device or address)/, "fatal: could not read Username for 'https://github.com': terminal prompts disabled"),
   // git: git/git:remote-curl.c ('repository '%s' not found'); 'remote: Repository not found.' is GitHub's server message relayed by git
   sourced('git-repository-not-found', 'Configuration Error', "git", /^remote: Repository not found\.$|^fatal: repository '[^']+' not found$/, "fatal: repository 'https://github.com/acme/private-lib.git/' not found"),
   // docker: docker/login-action:src/docker.ts (loginStandard: 'Username and password required'); docker/cli:cli/command/registry/login.go ('Cannot perform an interactive login from a non TTY device')
@@ -52,4 +53,6 @@ export const SOURCED_CONFIGURATION_RULES = [
   sourced('docker-base-image-not-found', 'Configuration Error', "buildkit", /failed to resolve source metadata for \S+: \S+: not found/, "ERROR: failed to solve: node:99-alpine: failed to resolve source metadata for docker.io/library/node:99-alpine: docker.io/library/node:99-alpine: not found"),
   // gcp: google-github-actions/auth:src/main.ts (input validation error)
   sourced('gcp-auth-inputs-missing', 'Configuration Error', "gcp", /must specify exactly one of \"workload_identity_provider\" or \"credentials_json\"/, "Error: google-github-actions/auth failed with: the GitHub Action workflow must specify exactly one of \"workload_identity_provider\" or \"credentials_json\"! If you are specifying input values via GitHub secrets, ensure the secret is being injected into the environment. By default, secrets are not passed to workflows triggered from forks, including Dependabot."),
+  // d8/r8: android/platform/tools/base (D8 DexFileOverflow: 'Cannot fit requested classes in a single dex file'), multidex not configured
+  sourced('android-dex-overflow', 'Configuration Error', "d8", /Cannot fit requested classes in a single dex file/, "ERROR:D8: Cannot fit requested classes in a single dex file (# methods: 74322 > 65536)"),
 ];

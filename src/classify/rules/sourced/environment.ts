@@ -71,6 +71,10 @@ export const SOURCED_ENVIRONMENT_RULES = [
   // glibc: bminor/glibc:elf/dl-version.c ('version `%s' not found (required by %s)'), elf/dl-load.c / elf/rtld.c ('error while loading shared libraries: %s: cannot open shared object file')
   sourced('shared-library-missing', 'Environment Error', "glibc", /version `GLIBC_[\d.]+' not found \(required by |error while loading shared libraries: \S+: cannot open shared object file/, "./bin/tool: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by ./bin/tool)"),
   // runner: actions/runner:src/Runner.Worker/ActionManager.cs ('Failed to download archive '{link}' after {n} attempts.'), src/Runner.Worker/ContainerOperationProvider.cs ('Docker pull failed with exit code {0}'; the retry warning ends in ', back off ...' and is not matched)
+  // gitlab-runner: gitlab-org/gitlab-runner:executors (fmt.Errorf("execution took longer than %v seconds", timeout)), the job's time limit
+  sourced('gitlab-job-timeout', 'Environment Error', "gitlab-runner", /^(?:ERROR: Job failed: )?execution took longer than \S+ seconds$/, "ERROR: Job failed: execution took longer than 1h0m0s seconds"),
+  // go: golang/go:src/cmd/go/internal/cfg/cfg.go ('go: cannot find GOROOT directory: %v'): the Go toolchain the job points at is not there
+  sourced('go-goroot-missing', 'Environment Error', "go", /^go: cannot find GOROOT directory: /, "go: cannot find GOROOT directory: /usr/local/go"),
   sourced('runner-action-download-failed', 'Environment Error', "runner", /^(?:##\[error\])?Failed to download archive '[^']+' after \d+ attempts?\.|^(?:##\[error\]|Error: )?Docker pull failed with exit code \d+$/, "##[error]Failed to download archive 'https://codeload.github.com/actions/setup-java/tar.gz/c1e323688fd81a25caa38c78aa6df2d33d3e20d9' after 1 attempts."),
   // setup-java: actions/setup-java:src/distributions/base-installer.ts
   missingVersion('setup-java-version-not-found', "setup-java", /^(?:##\[error\]|Error: )?No matching version found for SemVer '[^']+'/, "##[error]No matching version found for SemVer '99'."),
