@@ -32,7 +32,7 @@ describe('BuildKit output inside a docker build step', () => {
       '------',
       '##[error]buildx failed with: ERROR: failed to build: failed to solve: process "/bin/sh -c npm run build" did not complete successfully: exit code: 2',
     ]);
-    const result = await classifyJob({ log, jobConclusion: 'failure' });
+    const result = await classifyJob({ log, jobConclusion: 'failure', learnedFallback: false });
     expect(labelTypes(result)).toEqual(['Type Checking']);
     const finding = result.labels[0]?.findings[0];
     expect(finding?.path).toBe('src/pages/Halls.tsx');

@@ -33,7 +33,7 @@ describe('eleventh pass: rules from real logs', () => {
 
   it("a build script's panic is no test's, and Node's abort after its heap ran out is the runner's memory", async () => {
     const buildScript = ['   Compiling tectonic_bridge_graphite2 v0.2.2', "thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: Could not run `pkg-config`', build.rs:12:5"];
-    const rules = (await classifyJob({ log: [...buildScript, 'Process completed with exit code 101.'].join('\n'), jobConclusion: 'failure' })).labels.flatMap((l) => l.evidence.map((e) => e.rule));
+    const rules = (await classifyJob({ log: [...buildScript, 'Process completed with exit code 101.'].join('\n'), jobConclusion: 'failure', learnedFallback: false })).labels.flatMap((l) => l.evidence.map((e) => e.rule));
     expect(rules).toContain('node-uncaught');
     expect(rules).not.toContain('cargo-test-panic');
     const oom = ['FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory', ' 1: 0xb7a940 node::Abort() [node]', 'Aborted (core dumped)'];

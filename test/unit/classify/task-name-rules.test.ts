@@ -14,7 +14,7 @@ const typesOf = async (lines: string[], command = './ci.sh'): Promise<string[]> 
   (await classifyJob({ log: failingStep(command, lines) })).labels.map((label) => label.type).sort();
 /** A benchmark-style tail: no header, no markers, the job known to have failed. */
 const tailTypes = async (lines: string[]): Promise<string[]> =>
-  (await classifyJob({ log: lines.join('\n'), jobConclusion: 'failure' })).labels.map((label) => label.type).sort();
+  (await classifyJob({ log: lines.join('\n'), jobConclusion: 'failure', learnedFallback: false })).labels.map((label) => label.type).sort();
 
 describe('task names in task runners\' failure lines', () => {
   it.each([

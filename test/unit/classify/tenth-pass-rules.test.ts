@@ -39,7 +39,7 @@ describe('tenth pass: rules from real logs', () => {
       '[08:38:44]: ▸         messages.append(.init(content: [], role: .user))',
       '[08:38:45]: Error building the application - see the log above',
     ];
-    const result = await classifyJob({ log: [...log, 'Process completed with exit code 1.'].join('\n'), jobConclusion: 'failure' });
+    const result = await classifyJob({ log: [...log, 'Process completed with exit code 1.'].join('\n'), jobConclusion: 'failure', learnedFallback: false });
     expect(result.labels.map((label) => label.type)).toEqual(['Type Checking']);
     expect(result.labels[0]?.findings[0]).toMatchObject({ path: '/Users/runner/work/cmd/cmd/app/Sources/ChatTabViewModel.swift', line: 344, column: 68 });
     // Once is a tool's own bracketed time, not fastlane's prefix.

@@ -19,7 +19,7 @@ describe('logs without the usual structure', () => {
       'make: *** [Makefile:3: test] Error 1',
       '##[error]Process completed with exit code 2.',
     ]);
-    const result = await classifyJob({ log, jobConclusion: 'failure' });
+    const result = await classifyJob({ log, jobConclusion: 'failure', learnedFallback: false });
     expect(labelTypes(result).sort()).toEqual(['Assertion Error', 'Test Failure']);
     const assertion = result.labels.find((l) => l.type === 'Assertion Error');
     expect(assertion?.stepName).toBe('Run make test');
@@ -35,7 +35,7 @@ describe('logs without the usual structure', () => {
       '[command]/usr/bin/git version',
       'Cleaning up orphan processes',
     ].join('\n');
-    const result = await classifyJob({ log: tail, jobConclusion: 'failure' });
+    const result = await classifyJob({ log: tail, jobConclusion: 'failure', learnedFallback: false });
     expect(labelTypes(result)).toEqual(['Package Installation Error']);
     expect(result.parsed.failedSteps.map((s) => [s.title, s.inferred])).toEqual([['Log', true]]);
     const evidence = result.labels[0]?.evidence[0];
@@ -52,7 +52,7 @@ describe('logs without the usual structure', () => {
       "test\tRun tests\t2026-03-23T01:59:01.0000000Z E   ModuleNotFoundError: No module named 'numpy'",
       'test\tRun tests\t2026-03-23T01:59:01.0000001Z ##[error]Process completed with exit code 2.',
     ];
-    const result = await classifyJob({ log: lines.join('\n'), jobConclusion: 'failure' });
+    const result = await classifyJob({ log: lines.join('\n'), jobConclusion: 'failure', learnedFallback: false });
     expect(result.parsed.layout).toBe('gh-run-view');
     expect(labelTypes(result)).toEqual(['Dependency Issues']);
     expect(result.labels[0]?.stepName).toBe('Run tests');
@@ -68,7 +68,7 @@ describe('logs without the usual structure', () => {
       '\u0393\u00a3\u00fb 1 problem (1 error, 0 warnings)',
       '##[error]Process completed with exit code 1.',
     ]);
-    const result = await classifyJob({ log, jobConclusion: 'failure' });
+    const result = await classifyJob({ log, jobConclusion: 'failure', learnedFallback: false });
     expect(labelTypes(result)).toEqual(['Code Linting']);
     expect(result.labels[0]?.findings[0]).toMatchObject({ path: 'src/page.tsx', line: 34, column: 30 });
   });
@@ -82,7 +82,7 @@ describe('logs without the usual structure', () => {
       'test (3.12)\tRun tests\t2026-01-01T00:00:02.0000000Z TypeError: Cannot read properties of undefined (reading \'x\')',
       'test (3.12)\tRun tests\t2026-01-01T00:00:03.0000000Z ##[error]The operation was canceled.',
     ];
-    const result = await classifyJob({ log: lines.join('\n'), jobConclusion: 'failure' });
+    const result = await classifyJob({ log: lines.join('\n'), jobConclusion: 'failure', learnedFallback: false });
     expect(labelTypes(result)).toEqual(['Code Linting']);
   });
 
@@ -96,7 +96,7 @@ describe('logs without the usual structure', () => {
       'urllib.error.HTTPError: HTTP Error 404: Not Found',
       '##[error]Process completed with exit code 1.',
     ]);
-    const result = await classifyJob({ log, jobConclusion: 'failure' });
+    const result = await classifyJob({ log, jobConclusion: 'failure', learnedFallback: false });
     expect(labelTypes(result)).toEqual(['Package Installation Error']);
   });
 
@@ -123,12 +123,12 @@ describe('logs without the usual structure', () => {
       '1 error in 0.41s',
       'Process completed with exit code 2.',
     ].join('\n');
-    const interrupted = await classifyJob({ log: tail, jobConclusion: 'failure' });
+    const interrupted = await classifyJob({ log: tail, jobConclusion: 'failure', learnedFallback: false });
     expect(labelTypes(interrupted)).not.toContain('Test Failure');
     // Collection errors with their tracebacks cut away: mostly a test module importing what is not installed.
     expect(labelTypes(interrupted)).toEqual(['Dependency Issues']);
     const ran = tail.replace(/\n!+ Interrupted: [^\n]*/, '');
-    const failed = await classifyJob({ log: ran.replace('exit code 2.', 'exit code 1.'), jobConclusion: 'failure' });
+    const failed = await classifyJob({ log: ran.replace('exit code 2.', 'exit code 1.'), jobConclusion: 'failure', learnedFallback: false });
     expect(labelTypes(failed)).toContain('Test Failure');
   });
 
@@ -141,8 +141,8 @@ describe('logs without the usual structure', () => {
         `  if-no-files-found: ${mode}`,
         'No files were found with the provided path: test-results/. No artifacts will be uploaded.',
       ].join('\n');
-    expect(labelTypes(await classifyJob({ log: upload('warn'), jobConclusion: 'failure' }))).toEqual([]);
-    expect(labelTypes(await classifyJob({ log: upload('error'), jobConclusion: 'failure' }))).toEqual(['Configuration Error']);
+    expect(labelTypes(await classifyJob({ log: upload('warn'), jobConclusion: 'failure', learnedFallback: false }))).toEqual([]);
+    expect(labelTypes(await classifyJob({ log: upload('error'), jobConclusion: 'failure', learnedFallback: false }))).toEqual(['Configuration Error']);
   });
 
   it('does not read setup-python downloading a version missing from the cache as an environment error', async () => {
@@ -153,7 +153,7 @@ describe('logs without the usual structure', () => {
       '=========================== 1 failed, 5 passed in 0.20s ===========================',
       'Process completed with exit code 1.',
     ].join('\n');
-    expect(labelTypes(await classifyJob({ log: tail, jobConclusion: 'failure' }))).toEqual(['Test Failure']);
+    expect(labelTypes(await classifyJob({ log: tail, jobConclusion: 'failure', learnedFallback: false }))).toEqual(['Test Failure']);
   });
 
   it('reads a JavaScript error echoed from captured stderr as no Python exception, and a vitest error as a runtime error', async () => {
@@ -164,14 +164,14 @@ describe('logs without the usual structure', () => {
       ' Test Files  1 failed | 3 passed (4)',
       'Process completed with exit code 1.',
     ].join('\n');
-    expect(labelTypes(await classifyJob({ log: stderr, jobConclusion: 'failure' }))).toEqual(['Test Failure']);
+    expect(labelTypes(await classifyJob({ log: stderr, jobConclusion: 'failure', learnedFallback: false }))).toEqual(['Test Failure']);
     const thrown = [
       ' FAIL  test/cli.test.ts > cli > applies the plan',
       'Error: [apply_validation] Failed to apply changes to resource: "github-cli"',
       ' Test Files  1 failed | 3 passed (4)',
       'Process completed with exit code 1.',
     ].join('\n');
-    expect(labelTypes(await classifyJob({ log: thrown, jobConclusion: 'failure' })).sort()).toEqual(['Runtime Error', 'Test Failure']);
+    expect(labelTypes(await classifyJob({ log: thrown, jobConclusion: 'failure', learnedFallback: false })).sort()).toEqual(['Runtime Error', 'Test Failure']);
   });
 
   it("reads Node's ES-module linking error as a runtime error, not a syntax error", async () => {
@@ -181,6 +181,6 @@ describe('logs without the usual structure', () => {
       "SyntaxError: Named export 'ServerStyleSheet' not found. The requested module 'styled-components' is a CommonJS module, which may not support all module.exports as named exports.",
       'Process completed with exit code 1.',
     ].join('\n');
-    expect(labelTypes(await classifyJob({ log: tail, jobConclusion: 'failure' }))).toEqual(['Runtime Error']);
+    expect(labelTypes(await classifyJob({ log: tail, jobConclusion: 'failure', learnedFallback: false }))).toEqual(['Runtime Error']);
   });
 });
