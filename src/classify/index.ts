@@ -4,4 +4,5 @@ export { parseLog, type ParseLogOptions } from './parse-log.js';
 export { RULES, CMD, type Rule, type RuleState, type ParsedFinding } from './rules/index.js';
 export type * from './types.js';
 export { segmentLogs, type LogSegment, type SegmentLogInput, type SegmentLogsOptions, type SegmentLogsResult } from './segment-logs.js';
-export { LEARNED_TOOL } from './learned/index.js';
+export { LEARNED_TOOL } from './learned/learned-tool.js';
+export { isLearnedLabel, labelTypeText } from './label-type-text.js';

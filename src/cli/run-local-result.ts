@@ -1,3 +1,4 @@
+import { labelTypeText } from '../classify/label-type-text.js';
 import { readEvidence } from '../classify/outcome/index.js';
 import type { JobWithSteps, SubmissionSummary } from '../db/index.js';
 
@@ -6,7 +7,7 @@ export function runLocalRows(jobs: readonly JobWithSteps[]): string[][] {
   const rows: string[][] = [['job', 'result', 'failed step', 'error types', 'outcome']];
   for (const job of jobs) {
     const outcome = job.outcome === null ? '' : `${job.outcome}${job.outcomeReason === null || job.outcome === 'failed' ? '' : ` (${job.outcomeReason})`}`;
-    rows.push([job.name, job.conclusion ?? job.status, job.failedStep ?? '', [...new Set(job.failureLabels.map((label) => label.type))].join(', '), outcome]);
+    rows.push([job.name, job.conclusion ?? job.status, job.failedStep ?? '', [...new Set(job.failureLabels.map(labelTypeText))].join(', '), outcome]);
   }
   return rows;
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { segmentLogs, type SegmentLogInput, type SegmentLogsResult } from '../classify/index.js';
+import { isLearnedLabel, labelTypeText, segmentLogs, type SegmentLogInput, type SegmentLogsResult } from '../classify/index.js';
 import type { Deps } from '../deps.js';
 import { invalidInput, notFound } from '../errors.js';
 import { latestRun } from '../pipeline/finalize.js';
@@ -127,7 +127,7 @@ export async function loadSubmissionDetail(deps: Deps, id: string, budget: numbe
         outcomeReason: job.outcomeReason,
         failedStep: job.failedStep,
         failingSteps: job.steps.filter((step) => step.conclusion === 'failure').map((step) => step.name),
-        errorTypes: job.failureLabels.map((label) => ({ type: label.type, tool: label.tool, stepName: label.stepName, evidence: label.evidence })),
+        errorTypes: job.failureLabels.map((label) => ({ type: label.type, learned: isLearnedLabel(label), tool: label.tool, stepName: label.stepName, evidence: label.evidence })),
       })),
     })),
     standardization: { markdown: typeof standardization?.markdown === 'string' ? standardization.markdown : null, record: standardization },
@@ -171,7 +171,7 @@ export function renderSubmissionDetail(detail: SubmissionDetail, style: Style): 
       lines.push(`  job ${job.name}: ${outcomeColour(style, job.outcome)(job.outcome ?? job.conclusion ?? job.status)}${job.outcomeReason === null ? '' : ` (${job.outcomeReason})`}`);
       if (job.failingSteps.length > 0) lines.push(`    failing steps: ${job.failingSteps.join(', ')}`);
       for (const label of job.errorTypes) {
-        lines.push(`    ${style.red(label.type)}${label.tool === null ? '' : ` (${label.tool})`}${label.stepName === null ? '' : ` in step ${label.stepName}`}`);
+        lines.push(`    ${style.red(labelTypeText(label))}${label.tool === null ? '' : ` (${label.tool})`}${label.stepName === null ? '' : ` in step ${label.stepName}`}`);
         for (const line of evidenceLines(label.evidence)) lines.push(`      ${style.dim(line)}`);
       }
     }

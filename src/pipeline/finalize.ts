@@ -6,7 +6,7 @@ import { transient } from '../errors.js';
 import { archiveAndClassify } from './archive-job-log.js';
 import type { PipelineDeps } from './context.js';
 import { faultPoint } from './fault-point.js';
-import { observedLabels as observedErrorTypes } from './observed-labels.js';
+import { observedErrorTypes } from './observed-labels.js';
 import { renderResultSummary } from './summary.js';
 import { collectTestResults } from './test-results.js';
 import { checkTestsRun, type TestsRunCheck } from './tests-not-run.js';

@@ -1,10 +1,10 @@
-import { LEARNED_TOOL } from '../classify/index.js';
+import { LEARNED_TOOL } from '../classify/learned/learned-tool.js';
 
 /**
  * A submission's error types: the distinct types of its jobs' labels, in first-seen order. Labels of the learned
  * fallback (tool `learned-fallback`) stay on their jobs, shown as learned, and are left out here: revalidation and
  * the score tables read these types, and they rest on rules only.
  */
-export const observedLabels = (labels: readonly { type: string; tool: string | null }[]): string[] => [
+export const observedErrorTypes = (labels: readonly { type: string; tool: string | null }[]): string[] => [
   ...new Set(labels.filter((label) => label.tool !== LEARNED_TOOL).map((label) => label.type)),
 ];

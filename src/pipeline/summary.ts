@@ -1,3 +1,4 @@
+import { labelTypeText } from '../classify/label-type-text.js';
 import { readEvidence } from '../classify/outcome/index.js';
 import type { FailureLabelRow, JobWithSteps, SubmissionSummary } from '../db/index.js';
 import { NOT_EVALUATED_OUTCOMES } from '../domain/states.js';
@@ -10,7 +11,7 @@ export function renderResultSummary(submission: SubmissionSummary, jobs: JobWith
   lines.push(...outcomeLines(submission), '');
   lines.push('| Job | Result | Outcome | Failed step | Error types |', '|---|---|---|---|---|');
   for (const job of jobs) {
-    const types = [...new Set(job.failureLabels.map((label) => label.type))].join(', ');
+    const types = [...new Set(job.failureLabels.map(labelTypeText))].join(', ');
     const outcome = job.outcome === null ? '' : `${job.outcome}${job.outcomeReason === null || job.outcome === 'failed' ? '' : ` (${job.outcomeReason})`}`;
     lines.push(`| ${escape(job.name)} | ${job.conclusion ?? job.status} | ${outcome} | ${escape(job.failedStep ?? '')} | ${types} |`);
   }
@@ -18,7 +19,7 @@ export function renderResultSummary(submission: SubmissionSummary, jobs: JobWith
     lines.push('', '### Why it failed');
     for (const label of labels) {
       const evidence = Array.isArray(label.evidence) ? (label.evidence as { text?: string; startLine?: number }[]) : [];
-      lines.push('', `**${label.type}**${label.tool === null ? '' : ` (${label.tool})`}${label.stepName === null ? '' : ` in step "${escape(label.stepName)}"`}`);
+      lines.push('', `**${labelTypeText(label)}**${label.tool === null ? '' : ` (${label.tool})`}${label.stepName === null ? '' : ` in step "${escape(label.stepName)}"`}`);
       const first = evidence[0];
       if (first?.text !== undefined) lines.push('', '```', first.text.slice(0, 1500), '```');
     }

@@ -25,7 +25,7 @@ export const learnedTail = (step: ParsedStep): LogLine[] => (step.tail ?? []).sl
 
 /**
  * The features of a failed job for the learned fallback: the words and word pairs of its failing steps' last output
- * lines, and the words of their titles and commands prefixed `cmd:`. Training (scripts/train-learned-fallback.ts) and the
+ * lines, and the words of their titles and commands prefixed `cmd:`. Training (scripts/train-learned-fallback/index.ts) and the
  * classifier both read a job through this function, so they see the same features.
  */
 export function jobFeatures(failedSteps: readonly ParsedStep[]): Set<string> {

@@ -1,12 +1,12 @@
 import { ERROR_TYPES, type ErrorType } from '../../domain/error-types.js';
-import type { Evidence, Label, ParsedStep } from '../types.js';
+import type { Evidence, Label, LogLine, ParsedStep } from '../types.js';
 import { jobFeatures, learnedTail, lineFeatures } from './features.js';
+import { LEARNED_TOOL } from './learned-tool.js';
 import { LEARNED_MODEL } from './model-data.js';
 
 export { LEARNED_TAIL_LINES, jobFeatures } from './features.js';
 
-/** The tool and rule name of a learned label and its evidence. */
-export const LEARNED_TOOL = 'learned-fallback';
+export { LEARNED_TOOL } from './learned-tool.js';
 
 const EVIDENCE_LINES = 3;
 
@@ -55,20 +55,31 @@ export function learnedLabels(failedSteps: readonly ParsedStep[]): Label[] {
   return labels;
 }
 
+/** The runner's own closing lines say nothing of why (`##[error]Process completed with exit code 1.`): never evidence. */
+const RUNNER_BOILERPLATE = /^(?:##\[error\]|Error: )?Process completed with exit code \d+\.?$/;
+
+/**
+ * A learned label's evidence: the (up to EVIDENCE_LINES) lines of ONE failing step whose features weigh most for the
+ * type, that step being the one holding the weightiest line; when no line weighs for it, the step's last line that
+ * is not the runner's closing line, so a learned label always shows where it looked.
+ */
 function strongestLines(failedSteps: readonly ParsedStep[], type: ErrorType, k: number): { evidence: Evidence[]; stepName: string | undefined } {
   const m = loaded();
   const weights = m.weights[k] as Float32Array;
-  const scored: { weight: number; step: ParsedStep; evidence: Evidence }[] = [];
+  const evidenceOf = (line: LogLine): Evidence => ({ startLine: line.line, endLine: line.line, text: line.text, tool: LEARNED_TOOL, rule: `${LEARNED_TOOL}:${type}` });
+  const scored: { weight: number; step: ParsedStep; line: LogLine }[] = [];
   for (const step of failedSteps) {
-    for (const { line, text } of learnedTail(step)) {
-      const weight = lineFeatures(text).reduce((sum, word) => sum + Math.max(0, weights[m.index.get(word) ?? -1] ?? 0), 0);
-      if (weight > 0) scored.push({ weight, step, evidence: { startLine: line, endLine: line, text, tool: LEARNED_TOOL, rule: `${LEARNED_TOOL}:${type}` } });
+    for (const line of learnedTail(step)) {
+      if (RUNNER_BOILERPLATE.test(line.text.trim())) continue;
+      const weight = lineFeatures(line.text).reduce((sum, word) => sum + Math.max(0, weights[m.index.get(word) ?? -1] ?? 0), 0);
+      if (weight > 0) scored.push({ weight, step, line });
     }
   }
-  const top = scored.sort((a, b) => b.weight - a.weight || b.evidence.startLine - a.evidence.startLine).slice(0, EVIDENCE_LINES);
-  const best = top[0]?.step ?? failedSteps[failedSteps.length - 1];
-  return {
-    evidence: top.map((s) => s.evidence).sort((a, b) => a.startLine - b.startLine),
-    stepName: best === undefined ? undefined : (best.stepName ?? best.title),
-  };
+  scored.sort((a, b) => b.weight - a.weight || b.line.line - a.line.line);
+  const best = scored[0]?.step ?? failedSteps[failedSteps.length - 1];
+  const nameOf = (step: ParsedStep | undefined): string | undefined => (step === undefined ? undefined : (step.stepName ?? step.title));
+  const top = scored.filter((s) => s.step === best).slice(0, EVIDENCE_LINES);
+  if (top.length > 0) return { evidence: top.map((s) => evidenceOf(s.line)).sort((a, b) => a.startLine - b.startLine), stepName: nameOf(best) };
+  const last = best === undefined ? undefined : [...learnedTail(best)].reverse().find((line) => line.text.trim() !== '' && !RUNNER_BOILERPLATE.test(line.text.trim()));
+  return { evidence: last === undefined ? [] : [evidenceOf(last)], stepName: nameOf(best) };
 }

@@ -98,6 +98,12 @@ describe('the ci-replay CLI (real processes)', () => {
     expect(text.stdout).toContain('Code Linting');
     const json = JSON.parse((await cli('classify', file, '--json')).stdout);
     expect(json.labels.map((label: { type: string }) => label.type).sort()).toEqual([...entry.labels].sort());
+    const suite = join(dataDir, 'suite.log');
+    await writeFile(suite, ['Running the suite', 'test_parse ... FAIL', 'test_render ... ok', 'some tests did not pass', 'Process completed with exit code 1.'].join('\n'));
+    expect((await cli('classify', suite)).stdout).toContain('no failure found');
+    const learned = await cli('classify', suite, '--conclusion', 'failure');
+    expect(learned.stdout).toMatch(/Test Failure \(learned, p=0\.\d+\)/);
+    expect(learned.stdout).not.toContain('(learned-fallback)');
     const missing = await cli('classify', join(dataDir, 'nope.log'));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no log file at');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyJob } from '../../../src/classify/index.js';
-import { LEARNED_TAIL_LINES, LEARNED_TOOL, learnedProbabilities } from '../../../src/classify/learned/index.js';
+import { LEARNED_TAIL_LINES, LEARNED_TOOL, learnedLabels, learnedProbabilities } from '../../../src/classify/learned/index.js';
+import type { ErrorType } from '../../../src/domain/error-types.js';
 import { ERROR_TYPES } from '../../../src/domain/error-types.js';
 import { LEARNED_MODEL } from '../../../src/classify/learned/model-data.js';
 import { parseLog } from '../../../src/classify/parse-log.js';
@@ -21,12 +22,10 @@ const SUITE = ['Running the suite', 'test_parse ... FAIL', 'test_render ... ok',
 const PYTEST = ['FAILED tests/test_calc.py::test_add - assert 1 == 2', '========================= 1 failed, 3 passed in 0.12s =========================', 'Process completed with exit code 1.'].join('\n');
 
 describe('learned fallback', () => {
-  it('was trained on the current tuning half, and on nothing else (run scripts/train-learned-fallback when the corpus changes)', () => {
+  it('was trained on the current tuning half (run scripts/train-learned-fallback when the corpus changes)', () => {
     const tuning = loadCorpus().filter((e) => e.split === 'tuning' && e.conclusion === 'failure');
     expect(LEARNED_MODEL.trainedOn).toBe(tuningDigest(tuning));
     expect(LEARNED_MODEL.logs).toBe(tuning.length);
-    const withEvaluation = loadCorpus().filter((e) => e.conclusion === 'failure');
-    expect(LEARNED_MODEL.trainedOn).not.toBe(tuningDigest(withEvaluation));
   });
 
   it('labels a failed job no rule explains with each type whose probability reaches its threshold, says so and shows the lines that weigh most', async () => {
@@ -41,6 +40,7 @@ describe('learned fallback', () => {
       expect(label.learned?.probability).toBeGreaterThan(0);
       expect(label.findings).toEqual([]);
       expect(label.evidence.length).toBeGreaterThan(0);
+      expect(label.evidence.map((e) => e.text)).not.toContain('Process completed with exit code 1.');
       for (const e of label.evidence) {
         expect(e.rule).toBe(`${LEARNED_TOOL}:${label.type}`);
         expect(SUITE.split('\n')[e.startLine - 1]).toBe(e.text);
@@ -48,15 +48,22 @@ describe('learned fallback', () => {
     }
   });
 
-  it('never learns a type no threshold made precise enough under cross-validation', async () => {
+  it('never learns a type no threshold made precise enough under cross-validation, however likely the model finds it', async () => {
     const never = ERROR_TYPES.filter((_, k) => (LEARNED_MODEL.thresholds[k] ?? 2) > 1);
-    const { labels } = await classifyJob({ log: FORK_ANNOTATIONS, jobConclusion: 'failure' });
-    for (const label of labels) expect(never).not.toContain(label.type);
+    expect(never.length).toBeGreaterThan(0);
+    for (const type of never) {
+      // the training half's own words for the type: its most heavily weighted vocabulary, one per line
+      const { parsed } = await classifyJob({ log: heaviestWords(type).join('\n'), jobConclusion: 'failure', learnedFallback: false, keepTailLines: LEARNED_TAIL_LINES });
+      const k = ERROR_TYPES.indexOf(type);
+      expect(learnedProbabilities(parsed.failedSteps)[k], type).toBeGreaterThan(0.5);
+      expect(learnedLabels(parsed.failedSteps).map((l) => l.type), type).not.toContain(type);
+    }
   });
 
   it('never labels a job that did not fail, or whose conclusion is not known', async () => {
+    expect((await classifyJob({ log: SUITE, jobConclusion: 'failure' })).labels.length).toBeGreaterThan(0);
     for (const jobConclusion of ['success', undefined, 'skipped'] as const) {
-      const { labels } = await classifyJob({ log: FORK_ANNOTATIONS, ...(jobConclusion === undefined ? {} : { jobConclusion }) });
+      const { labels } = await classifyJob({ log: SUITE, ...(jobConclusion === undefined ? {} : { jobConclusion }) });
       expect(labels, String(jobConclusion)).toEqual([]);
     }
   });
@@ -82,3 +89,18 @@ describe('learned fallback', () => {
     learnedProbabilities(parsed.failedSteps).forEach((p, k) => expect(p).toBeLessThan(LEARNED_MODEL.thresholds[k] ?? 0));
   });
 });
+
+/** The model's single words (no pairs, no command words) that weigh most for a type. */
+function heaviestWords(type: ErrorType, count = 40): string[] {
+  const vocabulary = LEARNED_MODEL.vocabulary.split(' ');
+  const bytes = Buffer.from(LEARNED_MODEL.weights, 'base64');
+  const width = vocabulary.length + 1;
+  const k = ERROR_TYPES.indexOf(type);
+  const weight = (j: number): number => bytes.readFloatLE((k * width + j) * 4);
+  return vocabulary
+    .map((word, j) => ({ word, weight: weight(j) }))
+    .filter((w) => /^[a-z_]+$/.test(w.word))
+    .sort((a, b) => b.weight - a.weight)
+    .slice(0, count)
+    .map((w) => w.word);
+}

@@ -16,8 +16,14 @@ describe('nineteenth pass: rules from real logs', () => {
 
   it.each([
     ['a GitLab job that finished in time', ['Job succeeded', 'execution took 12 seconds']],
+    ['a log line that quotes the time limit', ['Job succeeded', 'note: execution took longer than 60 seconds']],
     ["git's prompt wording in an unrelated message", ['could not read the config file: No such device or address']],
   ] as const)('not: %s', async (_what, lines) => {
     expect(await tailTypes([...lines])).toEqual([]);
+  });
+
+  it("RSpec's message expectation (`should_receive`) is not read as the `should` assertion syntax", async () => {
+    const types = await tailTypes(['Failure/Error: foo.should_receive(:bar)', '  (Double "foo").bar(*(any args))', '    expected: 1 time with any arguments', '    received: 0 times with any arguments']);
+    expect(types).not.toContain('Assertion Error');
   });
 });

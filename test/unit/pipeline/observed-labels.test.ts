@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { LEARNED_TOOL } from '../../../src/classify/index.js';
-import { observedLabels } from '../../../src/pipeline/observed-labels.js';
+import { observedErrorTypes } from '../../../src/pipeline/observed-labels.js';
 
 describe('a submission’s error types', () => {
   it('are its jobs’ rule labels, each once, in first-seen order', () => {
-    expect(observedLabels([
+    expect(observedErrorTypes([
       { type: 'Test Failure', tool: 'pytest' },
       { type: 'Assertion Error', tool: 'pytest' },
       { type: 'Test Failure', tool: 'jest' },
@@ -13,10 +13,10 @@ describe('a submission’s error types', () => {
   });
 
   it('leave out the learned fallback’s labels, which stay on their jobs', () => {
-    expect(observedLabels([
+    expect(observedErrorTypes([
       { type: 'Configuration Error', tool: LEARNED_TOOL },
       { type: 'Test Failure', tool: 'pytest' },
     ])).toEqual(['Test Failure']);
-    expect(observedLabels([{ type: 'Configuration Error', tool: LEARNED_TOOL }])).toEqual([]);
+    expect(observedErrorTypes([{ type: 'Configuration Error', tool: LEARNED_TOOL }])).toEqual([]);
   });
 });

@@ -25,6 +25,19 @@ describe('the result summary (check run) and run-local', () => {
     expect(text).toContain('| lint | success | passed |  |  |');
   });
 
+  it('marks the learned fallback\'s types as learned, in the check run\'s table and section and in run-local\'s table', () => {
+    const labels = [
+      { type: 'Test Failure', tool: 'learned-fallback', stepName: 'Test', evidence: [{ text: 'some tests did not pass' }] },
+      { type: 'Code Linting', tool: 'flake8', stepName: 'Lint', evidence: [{ text: "F401 'os' imported but unused" }] },
+    ];
+    const failed = job({ failedStep: 'Test', outcome: 'failed', outcomeReason: 'step_failed', failureLabels: labels } as unknown as Partial<JobWithSteps>);
+    const text = renderResultSummary(submission({ state: 'completed', verdict: 'failed', outcome: 'failed', reason: null }), [failed], labels as never, 'failed', 'http://x');
+    expect(text).toContain('| test | failure | failed | Test | Test Failure (learned), Code Linting |');
+    expect(text).toContain('**Test Failure (learned)** (learned-fallback) in step "Test"');
+    expect(text).toContain('**Code Linting** (flake8) in step "Lint"');
+    expect(runLocalRows([failed])[1]?.[3]).toBe('Test Failure (learned), Code Linting');
+  });
+
   it('shows a failed outcome without the not-evaluated note', () => {
     const text = renderResultSummary(submission({ state: 'completed', verdict: 'failed', outcome: 'failed', reason: null, reasonDetails: { job: 'test', step: 'Test', lines: [] } }), [job({ failedStep: 'Test', outcome: 'failed', outcomeReason: 'step_failed' })], [], 'failed', 'http://x');
     expect(text).toContain('**Outcome: failed**\n');
