@@ -16,8 +16,17 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'actions-workflow-setup',
     type: 'Configuration Error',
     tool: 'actions',
-    linePattern: /Failed to create deployment \(status: 404\)|^(?:##\[error\])?(?:Unable to resolve action `|Unable to process file command '\w+' successfully|Invalid format '|Get Pages site failed|Path does not exist: |jarsigner: unable to open jar file: )|This request has been automatically failed because it uses a deprecated version of|\$GITHUB_STEP_SUMMARY upload aborted|No file in \S+ matched to \[|failed with status: 403\b|^\s*(?:Error: )?We were unable to automatically build your code/,
+    linePattern: /Failed to create deployment \(status: 404\)|^Error: Unable to process file command '\w+' successfully|^(?:##\[error\])?(?:Unable to resolve action `|Unable to process file command '\w+' successfully|Invalid format '|Get Pages site failed|Path does not exist: |jarsigner: unable to open jar file: )|This request has been automatically failed because it uses a deprecated version of|\$GITHUB_STEP_SUMMARY upload aborted|No file in \S+ matched to \[|failed with status: 403\b|^\s*(?:Error: )?We were unable to automatically build your code/,
     example: { command: 'echo "name=value" >> "$GITHUB_OUTPUT"', lines: ["##[error]Unable to process file command 'output' successfully."] },
+  },
+  {
+    // aws-actions/configure-aws-credentials when no provider gives it keys: the secret or role input is empty, or the
+    // job may not request an OIDC token (`id-token: write`); the workflow's configuration either way.
+    id: 'aws-credentials-not-loaded',
+    type: 'Configuration Error',
+    tool: 'configure-aws-credentials',
+    linePattern: /^(?:##\[error\]|Error: )?Credentials could not be loaded, please check your action inputs/,
+    example: { command: 'aws-actions/configure-aws-credentials@v4', lines: ['##[error]Credentials could not be loaded, please check your action inputs: Could not load credentials from any providers'] },
   },
   {
     // upload-artifact prints the same sentence as a warning (`if-no-files-found: warn`) and as the step's failure;

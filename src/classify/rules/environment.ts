@@ -42,7 +42,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'runner-cancelled-or-timed-out',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /^(?:##\[error\])?(?:The action (?:'[^']*' )?has timed out|The job running on runner .* has exceeded the maximum execution time|The runner has received a shutdown signal|.*lost communication with the server|The hosted runner encountered an error)|^(?:##\[error\])?Process completed with exit code 124\./,
+    linePattern: /^(?:##\[error\])?(?:The action (?:'[^']*' )?has timed out|The job running on runner .* has exceeded the maximum execution time|The runner has received a shutdown signal|.*lost communication with the server|The hosted runner encountered an error)|^(?:##\[error\])?Process completed with exit code 124\.|^No output has been received in the last \d+m\d+s, this potentially indicates a stalled build|^\s*ERROR: Job failed: canceled$/,
     example: { command: 'pytest', lines: ['##[error]The action has timed out.'] },
   },
   {

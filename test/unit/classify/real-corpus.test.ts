@@ -12,8 +12,8 @@ const corpus = loadCorpus();
 const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
 
 /**
- * Floors enforced on the evaluation half: the figures measured when the classifier was last changed (0.773 and 0.689
- * on the 2,231-log corpus with the learned fallback, 2026-12-03; the rules alone give 0.741 and 0.654), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
+ * Floors enforced on the evaluation half: the figures measured when the classifier was last changed (0.777 and 0.693
+ * on the 2,292-log corpus with the learned fallback, 2026-12-03; the rules alone give 0.743 and 0.656), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
  * is reached yet (see docs/classification.md). Raise these when the rules improve; never lower them to let a rule
  * change through. Re-anchored when the corpus grows: each collection pass's logs, before the rules written from its
  * tuning half, bring the evaluation half down (fifth pass 0.770 / 0.568 → 0.740 / 0.532, eighth 0.761 / 0.593 →
@@ -25,9 +25,10 @@ const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
  * sixteenth's, 0.736 / 0.632 → 0.721 / 0.626 (its rules: 0.730 / 0.635), and the seventeenth's, 0.730 / 0.635 →
  * 0.731 / 0.633 (its rules and review fixes: 0.733 / 0.635), and the eighteenth's, 0.733 / 0.635 → 0.731 / 0.641 (its
  * rules and review fixes: 0.737 / 0.649), and the nineteenth's, 0.737 / 0.649 → 0.740 / 0.652 (its rules: 0.741 /
- * 0.654; with the learned fallback, retrained on the grown tuning half: 0.773 / 0.689).
+ * 0.654; with the learned fallback, retrained on the grown tuning half: 0.773 / 0.689), and the twentieth's (rules
+ * alone), 0.741 / 0.653 → 0.741 / 0.655 (its rules: 0.743 / 0.656; with the retrained fallback: 0.777 / 0.693).
  */
-const FLOORS = { evaluationFull: 0.77, evaluationTail: 0.68 } as const;
+const FLOORS = { evaluationFull: 0.77, evaluationTail: 0.69 } as const;
 
 /** A half's whole logs take 45-60 s on the 2-core CI machine under load (the suite's 60 s default is too tight). */
 const CORPUS_TIMEOUT_MS = 300_000;
