@@ -1,8 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { classifyJob, openLogFile } from '../classify/index.js';
+import { classifyJob, openLogFile, type Label } from '../classify/index.js';
 import { invalidInput } from '../errors.js';
-import type { Label } from '../classify/index.js';
 import type { Io } from './context.js';
 
 /** `ci-replay classify <logfile> [--json]`: why a job log failed, in the 12 CI error types, with evidence. */

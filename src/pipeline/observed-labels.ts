@@ -1,4 +1,4 @@
-import { LEARNED_TOOL } from '../classify/learned/learned-tool.js';
+import { isLearnedLabel } from '../classify/label-type-text.js';
 
 /**
  * A submission's error types: the distinct types of its jobs' labels, in first-seen order. Labels of the learned
@@ -6,5 +6,5 @@ import { LEARNED_TOOL } from '../classify/learned/learned-tool.js';
  * the score tables read these types, and they rest on rules only.
  */
 export const observedErrorTypes = (labels: readonly { type: string; tool: string | null }[]): string[] => [
-  ...new Set(labels.filter((label) => label.tool !== LEARNED_TOOL).map((label) => label.type)),
+  ...new Set(labels.filter((label) => !isLearnedLabel(label)).map((label) => label.type)),
 ];

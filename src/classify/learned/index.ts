@@ -57,6 +57,7 @@ export function learnedLabels(failedSteps: readonly ParsedStep[]): Label[] {
 
 /** The runner's own closing lines say nothing of why (`##[error]Process completed with exit code 1.`): never evidence. */
 const RUNNER_BOILERPLATE = /^(?:##\[error\]|Error: )?Process completed with exit code \d+\.?$/;
+const saysNothing = (text: string): boolean => text.trim() === '' || RUNNER_BOILERPLATE.test(text.trim());
 
 /**
  * A learned label's evidence: the (up to EVIDENCE_LINES) lines of ONE failing step whose features weigh most for the
@@ -70,7 +71,7 @@ function strongestLines(failedSteps: readonly ParsedStep[], type: ErrorType, k: 
   const scored: { weight: number; step: ParsedStep; line: LogLine }[] = [];
   for (const step of failedSteps) {
     for (const line of learnedTail(step)) {
-      if (RUNNER_BOILERPLATE.test(line.text.trim())) continue;
+      if (saysNothing(line.text)) continue;
       const weight = lineFeatures(line.text).reduce((sum, word) => sum + Math.max(0, weights[m.index.get(word) ?? -1] ?? 0), 0);
       if (weight > 0) scored.push({ weight, step, line });
     }
@@ -80,6 +81,6 @@ function strongestLines(failedSteps: readonly ParsedStep[], type: ErrorType, k: 
   const nameOf = (step: ParsedStep | undefined): string | undefined => (step === undefined ? undefined : (step.stepName ?? step.title));
   const top = scored.filter((s) => s.step === best).slice(0, EVIDENCE_LINES);
   if (top.length > 0) return { evidence: top.map((s) => evidenceOf(s.line)).sort((a, b) => a.startLine - b.startLine), stepName: nameOf(best) };
-  const last = best === undefined ? undefined : [...learnedTail(best)].reverse().find((line) => line.text.trim() !== '' && !RUNNER_BOILERPLATE.test(line.text.trim()));
+  const last = best === undefined ? undefined : [...learnedTail(best)].reverse().find((line) => !saysNothing(line.text));
   return { evidence: last === undefined ? [] : [evidenceOf(last)], stepName: nameOf(best) };
 }

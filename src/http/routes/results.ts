@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { canReadGroundTruth } from '../../auth/principal.js';
 import { submissionWithReadableLogs } from '../../auth/visibility.js';
-import { LEARNED_TOOL, segmentLogs, type SegmentLogInput } from '../../classify/index.js';
+import { isLearnedLabel, segmentLogs, type SegmentLogInput } from '../../classify/index.js';
 import { invalidInput, notFound } from '../../errors.js';
 import { latestRun } from '../../pipeline/finalize.js';
 import type { LogStore } from '../../storage/log-store.js';
@@ -46,7 +46,7 @@ export function resultRoutes(logStore: LogStore) {
               startedAt: job.startedAt,
               completedAt: job.completedAt,
               steps: job.steps.map((step) => ({ number: step.number, name: step.name, status: step.status, conclusion: step.conclusion, startedAt: step.startedAt, completedAt: step.completedAt })),
-              labels: job.failureLabels.map((label) => ({ type: label.type, tool: label.tool, learned: label.tool === LEARNED_TOOL, stepName: label.stepName, evidence: label.evidence, findings: label.findings })),
+              labels: job.failureLabels.map((label) => ({ type: label.type, tool: label.tool, learned: isLearnedLabel(label), stepName: label.stepName, evidence: label.evidence, findings: label.findings })),
               log: job.log === null ? null : { sizeBytes: job.log.sizeBytes.toString(), sha256: job.log.sha256 },
             })),
           })),

@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InstanceInput } from '../../../src/db/index.js';
 import { finalizeSubmission } from '../../../src/pipeline/finalize.js';
 import { pipelineDeps } from '../../../src/workers.js';
+import { instanceInput } from '../../support/instance-input.js';
 import { createTestEnv, type TestEnv } from '../../support/test-env.js';
 
 let env: TestEnv;
@@ -26,13 +26,7 @@ afterAll(async () => {
 });
 
 async function finalizedFailure(id: string, output: string[]): Promise<{ summaries: string[]; submissionId: string }> {
-  const input: InstanceInput = {
-    id, dataset: 'ci-repair-bench', language: 'Python', repoOwner: 'acme', repoName: 'suite', sourceRepoOwner: null, upstreamUrl: null, headBranch: null,
-    workflowName: null, workflowFilename: null, workflowPath: '.github/workflows/ci.yml', workflow: 'on: push\n', shaFail: 'a'.repeat(40), shaSuccess: null, diff: '',
-    changedFiles: [], commitDate: null, logs: [], labels: [], rawLabels: [], protectedPaths: [], oracleSha: null, subtasks: null, basePassingTests: [],
-    pythonVersion: null, installCommand: null, contentHash: id, metadata: {},
-  };
-  await env.deps.repos.instances.upsert(input);
+  await env.deps.repos.instances.upsert(instanceInput(id, { repoName: 'suite' }));
   const [submissionId = ''] = await env.deps.repos.submissions.createMany([
     { instanceId: id, runId: null, kind: 'candidate', patch: '', patchSha256: createHash('sha256').update('').digest('hex'), idempotencyKey: null, requestHash: null },
   ]);

@@ -13,11 +13,11 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { InstanceInput } from '../../../src/db/index.js';
 import { mergeResults, parseJunitXml } from '../../../src/pipeline/test-results.js';
 import { checkTestsRun } from '../../../src/pipeline/tests-not-run.js';
 import { decideProtection } from '../../../src/protection/index.js';
 import { pythonTools } from '../../support/python-tools.js';
+import { instanceInput } from '../../support/instance-input.js';
 import { createTestEnv, type TestEnv } from '../../support/test-env.js';
 
 const exec = promisify(execFile);
@@ -110,13 +110,7 @@ async function pytest(name: string, code: string, conftest?: string, extraTests 
 }
 
 async function instance(id: string): Promise<void> {
-  const input: InstanceInput = {
-    id, dataset: 'ci-repair-bench', language: 'Python', repoOwner: 'acme', repoName: 'calc', sourceRepoOwner: null, upstreamUrl: null, headBranch: null,
-    workflowName: null, workflowFilename: null, workflowPath: '.github/workflows/ci.yml', workflow: 'on: push\n', shaFail: 'a'.repeat(40), shaSuccess: null, diff: '',
-    changedFiles: [], commitDate: null, logs: [], labels: [], rawLabels: [], protectedPaths: [], oracleSha: null, subtasks: null, basePassingTests: [],
-    pythonVersion: null, installCommand: null, contentHash: id, metadata: {},
-  };
-  await env.deps.repos.instances.upsert(input);
+  await env.deps.repos.instances.upsert(instanceInput(id));
 }
 
 /**
