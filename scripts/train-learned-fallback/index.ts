@@ -2,15 +2,21 @@
  * Trains the classifier's learned fallback (issue 16) on the real-log corpus's TUNING half only and writes
  * src/classify/learned/model-data.ts:
  *
+ *   npx tsx scripts/train-learned-fallback/pre-rule-readings.ts   # readings of new tuning logs, before their rules
  *   npx tsx scripts/train-learned-fallback/index.ts
  *
  * Samples: every failing tuning log, read whole, through the classifier's own parser and the fallback's own
- * features (src/classify/learned/features.ts). Each type's threshold is the lowest of THRESHOLDS at which the
- * model alone, under 5-fold cross-validation by repository on the tuning half, is right on at least MIN_PRECISION
- * of its labels of that type (whole logs and their benchmark tails together, at least MIN_RIGHT right): a learned
- * label is to be about as trustworthy as a rule's, whatever its type; a type no threshold makes that precise is
- * never learned. The evaluation half is never read here. Run it again whenever the corpus changes (a unit test compares the corpus
- * the model was trained on with the current tuning half).
+ * features (src/classify/learned/features.ts).
+ *
+ * Thresholds: the fallback speaks only where no rule does, and in use that is on logs no rule was written for. The
+ * tuning half's stand-in for such logs is its pre-rule readings (pre-rule-readings.ts): what the rules said of each
+ * tuning log before its collection pass's rules were written. Each type's threshold is the one of THRESHOLDS (or
+ * never) that maximises the type's F1 over those readings, the model filling in where a reading has no label, its
+ * probabilities from 5-fold cross-validation by repository, whole logs and their benchmark tails counted together.
+ * A type's F1 depends on its own threshold only, so each is chosen alone; a threshold stays above what the model
+ * says of output without a word it knows (its prior for the type), so output it cannot read gets no label. The evaluation half is never read here.
+ * Run both again whenever the corpus changes (a unit test compares the corpus the model was trained on with the
+ * current tuning half, and checks every failing tuning log has a reading).
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -18,6 +24,7 @@ import { join } from 'node:path';
 import { parseLog } from '../../src/classify/parse-log.js';
 import { RULES } from '../../src/classify/rules/index.js';
 import { jobFeatures, LEARNED_TAIL_LINES } from '../../src/classify/learned/features.js';
+import { loadPreRuleReadings, type PreRuleReading } from './readings.js';
 import { tuningDigest } from './tuning-digest.js';
 import { ERROR_TYPES } from '../../src/domain/error-types.js';
 import { benchmarkTail, loadCorpus, readCorpusLog, type CorpusEntry } from '../../test/unit/classify/real-corpus-metrics.js';
@@ -25,9 +32,7 @@ import { probabilities, trainModel, type TrainingSample, type TrainedModel } fro
 
 /** Chosen by grid.ts (cross-validation on the tuning half), with LEARNED_TAIL_LINES and the word pairs. */
 const OPTIONS = { lambda: 0.1, epochs: 300, minRepos: 3 } as const;
-const THRESHOLDS = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
-const MIN_PRECISION = 0.85;
-const MIN_RIGHT = 5;
+const THRESHOLDS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] as const;
 const NEVER = 2;
 const FOLDS = 5;
 
@@ -47,34 +52,49 @@ for (const entry of tuning) {
 
 const fold = (repo: string): number => Number.parseInt(createHash('sha256').update(repo.toLowerCase()).digest('hex').slice(0, 8), 16) % FOLDS;
 
-type Count = { right: number; wrong: number };
-/** Right and wrong labels of the model alone per type and threshold, under cross-validation (trained on whole logs), whole logs and tails together. */
-const tally = new Map(ERROR_TYPES.map((type) => [type, THRESHOLDS.map((): Count => ({ right: 0, wrong: 0 }))]));
+const readings = loadPreRuleReadings();
+const unread = tuning.filter((e) => readings[e.file] === undefined);
+if (unread.length > 0) throw new Error(`${unread.length} failing tuning logs have no pre-rule reading (first: ${unread[0]?.file}): run scripts/train-learned-fallback/pre-rule-readings.ts first`);
+
+/** Per type and candidate threshold: the type's counts over the pre-rule readings with the model (cross-validated) filling in. */
+type Count = { tp: number; fp: number; fn: number };
+/** Ascending, never last: on a tie the higher threshold wins. */
+const CANDIDATES = [...THRESHOLDS, NEVER];
+const tally = new Map(ERROR_TYPES.map((type) => [type, CANDIDATES.map((): Count => ({ tp: 0, fp: 0, fn: 0 }))]));
 for (let f = 0; f < FOLDS; f++) {
   const model = trainModel(whole.filter((s) => fold(s.repo) !== f), OPTIONS);
-  for (const s of [...whole, ...tails].filter((x) => fold(x.repo) === f)) {
-    const p = probabilities(model, s.words);
-    ERROR_TYPES.forEach((type, k) => {
-      THRESHOLDS.forEach((threshold, i) => {
-        if ((p[k] ?? 0) < threshold) return;
-        const count = tally.get(type)?.[i] as Count;
-        if (s.labels.includes(type)) count.right++;
-        else count.wrong++;
+  tuning.forEach((entry, i) => {
+    if (fold(entry.repo) !== f) return;
+    const reading = readings[entry.file] as PreRuleReading;
+    for (const [sample, rules] of [[whole[i], reading.whole], [tails[i], reading.tail]] as const) {
+      const p = probabilities(model, (sample as TrainingSample).words);
+      ERROR_TYPES.forEach((type, k) => {
+        CANDIDATES.forEach((threshold, c) => {
+          const said = rules.length > 0 ? rules.includes(type) : (p[k] ?? 0) >= threshold;
+          const count = tally.get(type)?.[c] as Count;
+          if (said && entry.labels.includes(type)) count.tp++;
+          else if (said) count.fp++;
+          else if (entry.labels.includes(type)) count.fn++;
+        });
       });
-    });
-  }
+    }
+  });
 }
-const precision = (c: Count): number => (c.right + c.wrong === 0 ? 0 : c.right / (c.right + c.wrong));
-/** Per type: the lowest threshold at which it is right on MIN_PRECISION of its labels (and on MIN_RIGHT at least); none: never learned. */
-const thresholds = ERROR_TYPES.map((type) => {
+const f1 = (c: Count): number => (c.tp === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp + c.fn));
+const model = trainModel(whole, OPTIONS);
+/** What the model says of output it has no word for: a threshold stays above it, so unreadable output gets no label. */
+const prior = probabilities(model, new Set());
+/** Per type: the candidate above the prior with the highest F1 (the higher threshold on a tie). */
+const thresholds = ERROR_TYPES.map((type, k) => {
   const counts = tally.get(type) as Count[];
-  const i = counts.findIndex((c) => precision(c) >= MIN_PRECISION && c.right >= MIN_RIGHT);
-  const chosen = i < 0 ? NEVER : (THRESHOLDS[i] as number);
-  console.log(`${type.padEnd(27)} ${counts.map((c, k) => `${THRESHOLDS[k]}: ${c.right}/${c.wrong}`).join('  ')}  → ${chosen === NEVER ? 'never' : chosen}`);
+  let best = CANDIDATES.length - 1;
+  counts.forEach((c, i) => {
+    if ((CANDIDATES[i] as number) > (prior[k] ?? 1) && f1(c) >= f1(counts[best] as Count)) best = i;
+  });
+  const chosen = CANDIDATES[best] as number;
+  console.log(`${type.padEnd(27)} prior ${(prior[k] ?? 0).toFixed(2)} ${counts.map((c, i) => `${CANDIDATES[i] === NEVER ? 'never' : CANDIDATES[i]}: ${f1(c).toFixed(3)}`).join('  ')}  → ${chosen === NEVER ? 'never' : chosen}`);
   return chosen;
 });
-
-const model = trainModel(whole, OPTIONS);
 writeModel(model, thresholds, tuning);
 
 function writeModel(m: TrainedModel, thresholds: readonly number[], entries: readonly CorpusEntry[]): void {
@@ -88,7 +108,7 @@ function writeModel(m: TrainedModel, thresholds: readonly number[], entries: rea
     `  trainedOn: '${tuningDigest(entries)}',`,
     `  logs: ${entries.length},`,
     `  repos: ${new Set(entries.map((e) => e.repo)).size},`,
-    '  /** Per type in ERROR_TYPES order; 2 = never (no threshold was precise enough). */',
+    '  /** Per type in ERROR_TYPES order; 2 = never (no threshold raised the type\'s F1 over the pre-rule readings). */',
     `  thresholds: [${thresholds.join(', ')}],`,
     `  lambda: ${OPTIONS.lambda},`,
     `  epochs: ${OPTIONS.epochs},`,

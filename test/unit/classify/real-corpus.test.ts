@@ -26,9 +26,10 @@ const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
  * 0.731 / 0.633 (its rules and review fixes: 0.733 / 0.635), and the eighteenth's, 0.733 / 0.635 → 0.731 / 0.641 (its
  * rules and review fixes: 0.737 / 0.649), and the nineteenth's, 0.737 / 0.649 → 0.740 / 0.652 (its rules: 0.741 /
  * 0.654; with the learned fallback, retrained on the grown tuning half: 0.773 / 0.689), and the twentieth's (rules
- * alone), 0.741 / 0.653 → 0.741 / 0.655 (its rules: 0.743 / 0.656; with the retrained fallback: 0.777 / 0.693).
+ * alone), 0.741 / 0.653 → 0.741 / 0.655 (its rules: 0.743 / 0.656; with the retrained fallback: 0.777 / 0.693); the
+ * fallback's thresholds chosen for F1 on the tuning half's pre-rule readings instead of for 85% precision: 0.793 / 0.702.
  */
-const FLOORS = { evaluationFull: 0.77, evaluationTail: 0.69 } as const;
+const FLOORS = { evaluationFull: 0.79, evaluationTail: 0.7 } as const;
 
 /** A half's whole logs take 45-60 s on the 2-core CI machine under load (the suite's 60 s default is too tight). */
 const CORPUS_TIMEOUT_MS = 300_000;
