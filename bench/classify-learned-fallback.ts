@@ -1,9 +1,9 @@
 /**
  * What the learned fallback (src/classify/learned, trained by scripts/train-learned-fallback on the tuning half
  * only) adds on the corpus's EVALUATION half (issue 16): macro-F1 of the rules alone and of rules + fallback, on
- * whole failing logs and on their benchmark tails, and how many of the fallback's labels are right. Each type's
- * threshold was chosen by cross-validation on the tuning half (the training script prints that sweep); this only
- * reports.
+ * whole failing logs and on their benchmark tails, and how many of the fallback's labels are right (those on logs no
+ * rule explains and those beside rule labels). Each type's thresholds were chosen on the tuning half's pre-rule
+ * readings under cross-validation (the training script prints them); this only reports.
  *
  *   npx tsx bench/classify-learned-fallback.ts
  */

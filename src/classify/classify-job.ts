@@ -14,8 +14,9 @@ export interface ClassifyJobInput {
   /** Keep the last output lines of failing steps in `parsed.steps[].tail` (used by segmentLogs). */
   keepTailLines?: number;
   /**
-   * When the job failed (`jobConclusion: 'failure'`) and no rule explains it, let the learned fallback label it
-   * (src/classify/learned). Defaults to true; false gives the rules' labels alone.
+   * When the job failed (`jobConclusion: 'failure'`), let the learned fallback (src/classify/learned) label it when
+   * no rule explains it, and add the types it is surer of beside the rules' labels. Defaults to true; false gives
+   * the rules' labels alone.
    */
   learnedFallback?: boolean;
   /**
@@ -76,7 +77,7 @@ export async function classifyJob(input: ClassifyJobInput): Promise<JobClassific
   if (labels.length === 0 && (input.jobConclusion === 'cancelled' || input.jobConclusion === 'timed_out')) {
     labels.push(runnerLabel(parsed, input.jobConclusion));
   }
-  if (labels.length === 0 && learned) labels.push(...learnedLabels(parsed.failedSteps));
+  if (learned) labels.push(...learnedLabels(parsed.failedSteps, new Set(labels.map((label) => label.type))));
   if (keepTailLines !== input.keepTailLines) trimTails(parsed, input.keepTailLines ?? 0);
   return { labels, failedSteps, errorLines, parsed };
 }

@@ -37,18 +37,21 @@ export function learnedProbabilities(failedSteps: readonly ParsedStep[]): number
 }
 
 /**
- * What the classifier says of a failed job no rule explains: a logistic regression per type over the words and word
- * pairs of the failing steps' last lines (trained on the real-log corpus's tuning half, scripts/train-learned-fallback), a label
- * for each type whose probability reaches the type's threshold. Each label says so (`learned`, tool
- * `learned-fallback`) and carries as evidence the lines whose words weigh most for its type; it has no findings.
+ * What the learned fallback adds to a failed job's rule labels: a logistic regression per type over the words and
+ * word pairs of the failing steps' last lines (trained on the real-log corpus's tuning half,
+ * scripts/train-learned-fallback), a label for each type whose probability reaches the type's threshold: `thresholds`
+ * when no rule explains the job (`explained` empty), the higher `alongside` beside rule labels, never a type a rule
+ * already gave. Each label says so (`learned`, tool `learned-fallback`) and carries as evidence the lines whose words
+ * weigh most for its type; it has no findings.
  */
-export function learnedLabels(failedSteps: readonly ParsedStep[]): Label[] {
+export function learnedLabels(failedSteps: readonly ParsedStep[], explained: ReadonlySet<ErrorType> = new Set()): Label[] {
   if (failedSteps.length === 0) return [];
   const probabilities = learnedProbabilities(failedSteps);
+  const thresholds = explained.size === 0 ? LEARNED_MODEL.thresholds : LEARNED_MODEL.alongside;
   const labels: Label[] = [];
   ERROR_TYPES.forEach((type, k) => {
     const probability = probabilities[k] ?? 0;
-    if (probability < (LEARNED_MODEL.thresholds[k] ?? Number.POSITIVE_INFINITY)) return;
+    if (explained.has(type) || probability < (thresholds[k] ?? Number.POSITIVE_INFINITY)) return;
     const { evidence, stepName } = strongestLines(failedSteps, type, k);
     labels.push({ type, tool: LEARNED_TOOL, ...(stepName === undefined ? {} : { stepName }), evidence, findings: [], learned: { probability: Math.round(probability * 1000) / 1000 } });
   });

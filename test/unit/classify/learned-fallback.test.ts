@@ -88,10 +88,28 @@ describe('learned fallback', () => {
     }
   });
 
-  it('stays out when a rule explains the job', async () => {
+  it('adds nothing beside rule labels when no other type reaches its alongside threshold', async () => {
     const { labels } = await classifyJob({ log: PYTEST, jobConclusion: 'failure' });
     expect(labels.map((l) => l.type).sort()).toEqual(['Assertion Error', 'Test Failure']);
     expect(labels.every((l) => l.learned === undefined && l.tool !== LEARNED_TOOL)).toBe(true);
+  });
+
+  it('beside rule labels, adds only other types, and only at their higher alongside threshold', async () => {
+    const added: ErrorType[] = [];
+    for (const [k, type] of ERROR_TYPES.entries()) {
+      const alongside = LEARNED_MODEL.alongside[k] ?? 2;
+      expect(alongside, type).toBeGreaterThanOrEqual(LEARNED_MODEL.thresholds[k] ?? 2);
+      const log = `${heaviestWords(type).join('\n')}\n${PYTEST}`;
+      const rules = (await classifyJob({ log, jobConclusion: 'failure', learnedFallback: false })).labels.map((l) => l.type);
+      expect(rules, type).toContain('Test Failure');
+      const { labels, parsed } = await classifyJob({ log, jobConclusion: 'failure', keepTailLines: LEARNED_TAIL_LINES });
+      const learned = labels.filter((l) => l.learned !== undefined);
+      expect(labels.filter((l) => l.learned === undefined).map((l) => l.type)).toEqual(rules);
+      const p = learnedProbabilities(parsed.failedSteps);
+      expect(learned.map((l) => l.type), type).toEqual(ERROR_TYPES.filter((t, j) => !rules.includes(t) && (p[j] ?? 0) >= (LEARNED_MODEL.alongside[j] ?? 2)));
+      if (learned.some((l) => l.type === type)) added.push(type);
+    }
+    expect(added.length, added.join(', ')).toBeGreaterThanOrEqual(4);
   });
 
   it('gives the caller only the output tails it asked for', async () => {

@@ -27,9 +27,10 @@ const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
  * rules and review fixes: 0.737 / 0.649), and the nineteenth's, 0.737 / 0.649 → 0.740 / 0.652 (its rules: 0.741 /
  * 0.654; with the learned fallback, retrained on the grown tuning half: 0.773 / 0.689), and the twentieth's (rules
  * alone), 0.741 / 0.653 → 0.741 / 0.655 (its rules: 0.743 / 0.656; with the retrained fallback: 0.777 / 0.693); the
- * fallback's thresholds chosen for F1 on the tuning half's pre-rule readings instead of for 85% precision: 0.793 / 0.702.
+ * fallback's thresholds chosen for F1 on the tuning half's pre-rule readings instead of for 85% precision: 0.793 / 0.702; trained on tails too, adding its surer types beside rule labels: 0.794 /
+ * 0.714.
  */
-const FLOORS = { evaluationFull: 0.79, evaluationTail: 0.7 } as const;
+const FLOORS = { evaluationFull: 0.79, evaluationTail: 0.71 } as const;
 
 /** A half's whole logs take 45-60 s on the 2-core CI machine under load (the suite's 60 s default is too tight). */
 const CORPUS_TIMEOUT_MS = 300_000;

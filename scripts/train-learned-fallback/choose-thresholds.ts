@@ -1,0 +1,64 @@
+import { ERROR_TYPES } from '../../src/domain/error-types.js';
+import type { HeldOut } from './samples.js';
+
+/** A threshold above 1: the type is never learned. */
+export const NEVER = 2;
+/** Ascending, never last. */
+export const CANDIDATES = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, NEVER] as const;
+
+/**
+ * A threshold is adopted only when it raises the type's F1 by this much: less is within what moving one
+ * repository's logs between folds changes.
+ */
+export const MIN_GAIN = 0.01;
+
+export interface TypeChoice {
+  /** When no rule explains the job. */
+  alone: number;
+  /** Beside a rule's labels of other types; never below `alone`. */
+  alongside: number;
+  /** The type's F1 over the held-out readings with the chosen pair, and with the model never speaking. */
+  f1: number;
+  rulesOnly: number;
+}
+
+type Count = { tp: number; fp: number; fn: number };
+const f1 = (c: Count): number => (c.tp === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp + c.fn));
+
+/**
+ * Per type, the thresholds with the highest F1 over the held-out pre-rule readings: a reading's labels are the
+ * rules' then, plus the model's types at or above `alone` when the rules said nothing, or at or above `alongside`
+ * when they said something else. `alone` is chosen first (with `alongside` never), then `alongside` (at least
+ * `alone`); each is adopted only when it raises the F1 by MIN_GAIN, and on a tie the higher threshold wins. Both stay
+ * above `prior` (what the model says of output with no word it knows), so output it cannot read gets no label. A
+ * type's F1 depends on its own thresholds only, so each type is chosen alone.
+ */
+export function chooseThresholds(rows: readonly HeldOut[], prior: readonly number[]): TypeChoice[] {
+  return ERROR_TYPES.map((type, k) => {
+    const count = (alone: number, alongside: number): Count => {
+      const c = { tp: 0, fp: 0, fn: 0 };
+      for (const row of rows) {
+        const p = row.p[k] ?? 0;
+        const said = row.rules.includes(type) || p >= (row.rules.length === 0 ? alone : alongside);
+        const wanted = row.labels.includes(type);
+        if (said && wanted) c.tp++;
+        else if (said) c.fp++;
+        else if (wanted) c.fn++;
+      }
+      return c;
+    };
+    const allowed = CANDIDATES.filter((t) => t > (prior[k] ?? 1)).reverse();
+    const rulesOnly = f1(count(NEVER, NEVER));
+    let best = { alone: NEVER, alongside: NEVER, f1: rulesOnly };
+    for (const alone of allowed) {
+      const score = f1(count(alone, NEVER));
+      if (score > best.f1 && score >= rulesOnly + MIN_GAIN) best = { alone, alongside: NEVER, f1: score };
+    }
+    const aloneOnly = best.f1;
+    for (const alongside of allowed.filter((t) => t >= best.alone)) {
+      const score = f1(count(best.alone, alongside));
+      if (score > best.f1 && score >= aloneOnly + MIN_GAIN) best = { ...best, alongside, f1: score };
+    }
+    return { ...best, rulesOnly };
+  });
+}
