@@ -1,7 +1,7 @@
 /**
  * Classifier throughput and memory on a 200 MB job log, next to `grep -E -c` over the same file.
  *
- *   npx tsx bench/classify.ts [--mb 200] [--failure-lines 12000]
+ *   npx tsx bench/classify.ts [--mb 200] [--failure-lines 12000] [--rules-only]
  *
  * The log (a realistic mix: job set-up, checkout, pip installs with download progress, long passing pytest runs
  * with ANSI colours, lint steps that pass, and a failing test step at the end) is generated once under
@@ -10,7 +10,9 @@
  * run of one token); `--failure-lines 0` keeps only those and the 14 lines of the step measured before 2026-12-02.
  * Classification runs in a child process that reports its peak RSS (process.resourceUsage().maxRSS); the child is
  * this file compiled with tsc to plain JavaScript (bench/.work/dist), so a TypeScript loader's own memory is not
- * counted.
+ * counted. The job is classified as failed (`jobConclusion: 'failure'`), as the pipeline does, so the learned
+ * fallback runs beside the rules (it adds a type only when its probability reaches the type's `alongside` threshold);
+ * `--rules-only` classifies it without a conclusion, the rules alone.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, closeSync, statSync, writeFileSync, writeSync } from 'node:fs';
@@ -138,12 +140,13 @@ function generate(path: string, targetBytes: number, failureLines: number): void
  * worker that has classified before (the service's case: job logs are classified in long-lived worker processes).
  * Peak RSS is the process's, so it is read from one-run children for the memory bound.
  */
-async function child(path: string, runs: number): Promise<void> {
+async function child(path: string, runs: number, rulesOnly: boolean): Promise<void> {
   const ms: number[] = [];
   let result: Awaited<ReturnType<typeof classifyJob>> | undefined;
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    result = await classifyJob({ log: openLogFile(path) });
+    // as the pipeline classifies a failed job: the learned fallback reads its failing steps' last lines too
+    result = await classifyJob(rulesOnly ? { log: openLogFile(path) } : { log: openLogFile(path), jobConclusion: 'failure' });
     ms.push(performance.now() - started);
   }
   const report = {
@@ -151,7 +154,7 @@ async function child(path: string, runs: number): Promise<void> {
     maxRssKb: process.resourceUsage().maxRSS,
     lines: result?.parsed.lineCount ?? 0,
     steps: result?.parsed.steps.length ?? 0,
-    labels: (result?.labels ?? []).map((l) => `${l.type} (${l.stepName ?? ''})`),
+    labels: (result?.labels ?? []).map((l) => `${l.type}${l.learned === undefined ? '' : ' (learned)'} (${l.stepName ?? ''})`),
   };
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
@@ -176,7 +179,7 @@ async function main(): Promise<void> {
   const compiled = compileSelf();
   interface ChildReport { ms: number[]; maxRssKb: number; lines: number; steps: number; labels: string[] }
   const runChild = (runs: number): ChildReport => {
-    const run = spawnSync(process.execPath, [compiled, '--child', path, String(runs)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const run = spawnSync(process.execPath, [compiled, '--child', path, String(runs), ...(process.argv.includes('--rules-only') ? ['--rules-only'] : [])], { encoding: 'utf8', maxBuffer: 1 << 20 });
     if (run.status !== 0) throw new Error(`child failed: ${run.stderr}`);
     return JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as ChildReport;
   };
@@ -220,5 +223,5 @@ async function main(): Promise<void> {
   );
 }
 
-if (process.argv[2] === '--child') await child(process.argv[3] as string, Number(process.argv[4] ?? 1));
+if (process.argv[2] === '--child') await child(process.argv[3] as string, Number(process.argv[4] ?? 1), process.argv.includes('--rules-only'));
 else await main();

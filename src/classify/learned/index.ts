@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import { ERROR_TYPES, type ErrorType } from '../../domain/error-types.js';
 import type { Evidence, Label, LogLine, ParsedStep } from '../types.js';
 import { jobFeatures, learnedTail, lineFeatures } from './features.js';
@@ -21,11 +22,17 @@ function loaded(): Model {
   if (model !== undefined) return model;
   const vocabulary = LEARNED_MODEL.vocabulary.split(' ');
   const bytes = Buffer.from(LEARNED_MODEL.weights, 'base64');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const width = vocabulary.length + 1;
-  const weights = ERROR_TYPES.map((_, k) => Float32Array.from({ length: width }, (_, j) => view.getFloat32((k * width + j) * 4, true)));
+  const weights = ERROR_TYPES.map((_, k) => float32LE(bytes, k * width * 4, width));
   model = { index: new Map(vocabulary.map((w, i) => [w, i])), weights };
   return model;
+}
+
+/** `length` little-endian float32 values from `offset`: one copy on a little-endian machine, read one by one elsewhere. */
+function float32LE(bytes: Buffer, offset: number, length: number): Float32Array {
+  if (endianness() === 'LE') return new Float32Array(bytes.buffer.slice(bytes.byteOffset + offset, bytes.byteOffset + offset + length * 4));
+  const view = new DataView(bytes.buffer, bytes.byteOffset + offset, length * 4);
+  return Float32Array.from({ length }, (_, j) => view.getFloat32(j * 4, true));
 }
 
 /** Each type's probability for a failed job's features (ERROR_TYPES order). */
