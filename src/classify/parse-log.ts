@@ -131,9 +131,9 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
         if (code !== null) step.exitCode = Number(code[1]);
         if (step.errorLines.length < LIMITS.errorLinesPerStep) step.errorLines.push({ line: lineNo, text: detach(message) });
         if (errorLines.length < LIMITS.errorLinesTotal) errorLines.push({ line: lineNo, text: detach(message) });
-        step.tail.push(lineNo, buf, s, e);
+        step.tail.push(lineNo, buf, s, e, origin);
       } else if (!step.inHeader) {
-        step.tail.push(lineNo, buf, s, e);
+        step.tail.push(lineNo, buf, s, e, origin);
       }
     } else if (step.inHeader) {
       const text = normalizeLine(buf.toString('utf8', t, e)).text;
@@ -144,18 +144,32 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
     } else if (!ghLine && e - t >= CLEANING.length && buf[t] === 67 && buf.toString('latin1', t, t + CLEANING.length) === CLEANING) {
       startStep('Complete job', '', false);
     } else {
-      step.tail.push(lineNo, buf, s, e);
+      step.tail.push(lineNo, buf, s, e, origin);
     }
     if (off > 0) {
       if (step.startedAt === undefined) step.startedAt = buf.toString('latin1', s, s + off).trimEnd();
-      step.lastStamp = { buf, start: s, length: off };
+      const stamp = step.lastStamp;
+      if (stamp === undefined) {
+        step.lastStamp = { buf, start: s, length: off, origin };
+      } else {
+        stamp.buf = buf;
+        stamp.start = s;
+        stamp.length = off;
+        stamp.origin = origin;
+      }
     }
     step.endLine = lineNo;
     step.lineCount++;
   };
 
+  // Chunks read so far that a kept line or the step's last timestamp may still point into, oldest first; `origin`
+  // numbers the chunk being split. A line joined across chunks is a copy: it counts as the current chunk's.
+  let origin = 0;
+  const held: { origin: number; chunk: Buffer }[] = [];
   let carry: Buffer | undefined;
   for await (const chunk of reader.chunks) {
+    origin++;
+    held.push({ origin, chunk });
     let pos = 0;
     for (;;) {
       const nl = chunk.indexOf(NL, pos);
@@ -173,6 +187,9 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
       const rest = chunk.subarray(pos, Math.min(chunk.length, pos + MAX_LINE_BYTES));
       carry = carry === undefined ? Buffer.from(rest) : Buffer.concat([carry, rest]).subarray(0, MAX_LINE_BYTES);
     }
+    // Nothing points into a chunk older than the oldest kept line's and the last timestamp's: the source may reuse it.
+    const pinned = Math.min(tail.oldestOrigin() ?? origin + 1, step.lastStamp?.origin ?? origin + 1);
+    while (held.length > 0 && (held[0] as { origin: number }).origin < pinned) reader.release((held.shift() as { chunk: Buffer }).chunk);
   }
   if (carry !== undefined && carry.length > 0) onLine(carry, 0, carry.length);
   finish(true);

@@ -1,6 +1,5 @@
-import type { Readable } from 'node:stream';
 import { TextDecoder } from 'node:util';
-import type { LogInput } from './types.js';
+import type { ChunkSource, LogInput } from './types.js';
 
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
 
@@ -8,7 +7,14 @@ export interface ChunkReader {
   encoding: () => TextEncoding;
   /** UTF-8 bytes of the log without a byte-order mark, in the chunks the source delivered. */
   chunks: AsyncGenerator<Buffer>;
+  /**
+   * The caller no longer points into this chunk (nor any slice of it): a source that reuses memory (`ChunkSource`)
+   * may read later bytes into it. Nothing for other sources.
+   */
+  release: (chunk: Buffer) => void;
 }
+
+const isChunkSource = (input: LogInput): input is ChunkSource => typeof (input as Partial<ChunkSource>).release === 'function';
 
 function detectEncoding(head: Uint8Array): { encoding: TextEncoding; skip: number } {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: 'utf-8', skip: 3 };
@@ -26,7 +32,7 @@ async function* sourceChunks(input: LogInput): AsyncGenerator<Buffer> {
     yield Buffer.isBuffer(input) ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
     return;
   }
-  for await (const chunk of input as Readable) {
+  for await (const chunk of input as AsyncIterable<Uint8Array | string>) {
     yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
   }
 }
@@ -40,12 +46,12 @@ export function readChunks(input: LogInput): ChunkReader {
   async function* chunks(): AsyncGenerator<Buffer> {
     let decoder: TextDecoder | undefined;
     let first = true;
-    let head = Buffer.alloc(0);
+    let head: Buffer = Buffer.alloc(0);
     for await (const raw of sourceChunks(input)) {
       let chunk = raw;
       if (first) {
         // A BOM needs up to 3 bytes: wait for them.
-        head = Buffer.concat([head, chunk]);
+        head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
         if (head.length < 3) continue;
         first = false;
         const detected = detectEncoding(head);
@@ -53,8 +59,14 @@ export function readChunks(input: LogInput): ChunkReader {
         chunk = head.subarray(detected.skip);
         if (encoding !== 'utf-8') decoder = new TextDecoder(encoding, { ignoreBOM: true });
       }
-      if (decoder === undefined) yield chunk;
-      else yield Buffer.from(decoder.decode(chunk, { stream: true }), 'utf8');
+      if (decoder === undefined) {
+        yield chunk;
+        continue;
+      }
+      const text = decoder.decode(chunk, { stream: true });
+      // the decoder keeps what it needs of a character cut at the chunk's end: the raw chunk is free
+      release(raw);
+      yield Buffer.from(text, 'utf8');
     }
     if (first && head.length > 0) {
       const detected = detectEncoding(head);
@@ -65,5 +77,8 @@ export function readChunks(input: LogInput): ChunkReader {
       if (rest.length > 0) yield Buffer.from(rest, 'utf8');
     }
   }
-  return { encoding: () => encoding, chunks: chunks() };
+  const release = (chunk: Buffer): void => {
+    if (isChunkSource(input)) input.release(chunk);
+  };
+  return { encoding: () => encoding, chunks: chunks(), release };
 }

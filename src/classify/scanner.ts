@@ -27,8 +27,8 @@ export interface StepBuilder {
   startLine: number;
   endLine: number;
   startedAt?: string;
-  /** Where the last timestamp of the step is (decoded when the step ends). */
-  lastStamp?: { buf: Buffer; start: number; length: number };
+  /** Where the last timestamp of the step is (decoded when the step ends), and the number of its chunk. */
+  lastStamp?: { buf: Buffer; start: number; length: number; origin: number };
   completedAt?: string;
   tail: TailBuffer;
   errorLines: LogLine[];

@@ -1,12 +1,15 @@
 /**
  * The last lines of a step as byte ranges of the chunks they came from, bounded by a line count and a byte
- * budget (older lines fall out). Nothing is decoded until a failing step's tail is read.
+ * budget (older lines fall out). Nothing is decoded until a failing step's tail is read. Each line carries the
+ * number of the chunk it was read from (its `origin`, never decreasing), so the reader knows which chunks no kept
+ * line points into any more (`oldestOrigin`) and can reuse their memory.
  */
 export class TailBuffer {
   private readonly bufs: (Buffer | undefined)[];
   private readonly starts: Int32Array;
   private readonly ends: Int32Array;
   private readonly numbers: Int32Array;
+  private readonly origins: Float64Array;
   private head = 0;
   private count = 0;
   private bytes = 0;
@@ -19,13 +22,19 @@ export class TailBuffer {
     this.starts = new Int32Array(maxLines);
     this.ends = new Int32Array(maxLines);
     this.numbers = new Int32Array(maxLines);
+    this.origins = new Float64Array(maxLines);
   }
 
   get size(): number {
     return this.count;
   }
 
-  push(line: number, buf: Buffer, start: number, end: number): void {
+  /** The origin of the oldest kept line (undefined when none is kept): no kept line points into an older chunk. */
+  oldestOrigin(): number | undefined {
+    return this.count === 0 ? undefined : this.origins[this.head];
+  }
+
+  push(line: number, buf: Buffer, start: number, end: number, origin = 0): void {
     const length = end - start;
     while (this.count > 0 && (this.count === this.maxLines || this.bytes + length > this.maxBytes)) this.shift();
     const at = (this.head + this.count) % this.maxLines;
@@ -33,6 +42,7 @@ export class TailBuffer {
     this.starts[at] = start;
     this.ends[at] = end;
     this.numbers[at] = line;
+    this.origins[at] = origin;
     this.count++;
     this.bytes += length;
   }

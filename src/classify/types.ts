@@ -1,8 +1,20 @@
 import type { Readable } from 'node:stream';
 import type { ErrorType } from '../domain/error-types.js';
 
-/** A log as the GitHub API serves it, as the local executor writes it, or as `gh run view --log` prints it. */
-export type LogInput = Readable | string | Buffer | Uint8Array;
+/**
+ * A log as the GitHub API serves it, as the local executor writes it, or as `gh run view --log` prints it: its text,
+ * its bytes, or a source of its bytes (a stream, `openLogFile`).
+ */
+export type LogInput = Readable | AsyncIterable<Uint8Array> | ChunkSource | string | Buffer | Uint8Array;
+
+/**
+ * A source of a log's bytes that takes back a chunk its reader no longer points into (`release`) and reads a later
+ * chunk into that memory: a 200 MB log is then read through a few buffers instead of 800 new ones, whose first
+ * touch costs the process a page fault per 4 KiB (`openLogFile`).
+ */
+export interface ChunkSource extends AsyncIterable<Buffer> {
+  release: (chunk: Buffer) => void;
+}
 
 /** A step of the job as GitHub (or the local executor) reports it. */
 export interface StepInput {
