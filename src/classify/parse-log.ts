@@ -162,8 +162,8 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
     step.lineCount++;
   };
 
-  // Chunks read so far that a kept line or the step's last timestamp may still point into, oldest first; `origin`
-  // numbers the chunk being split. A line joined across chunks is a copy: it counts as the current chunk's.
+  // Chunks read so far that a kept line or the step's last timestamp still points into; `origin` numbers the chunk
+  // being split. A line joined across chunks is a copy: it counts as the current chunk's.
   let origin = 0;
   const held: { origin: number; chunk: Buffer }[] = [];
   let carry: Buffer | undefined;
@@ -187,9 +187,18 @@ export async function parseLog(input: LogInput, opts: ParseLogOptions = {}): Pro
       const rest = chunk.subarray(pos, Math.min(chunk.length, pos + MAX_LINE_BYTES));
       carry = carry === undefined ? Buffer.from(rest) : Buffer.concat([carry, rest]).subarray(0, MAX_LINE_BYTES);
     }
-    // Nothing points into a chunk older than the oldest kept line's and the last timestamp's: the source may reuse it.
-    const pinned = Math.min(tail.oldestOrigin() ?? origin + 1, step.lastStamp?.origin ?? origin + 1);
-    while (held.length > 0 && (held[0] as { origin: number }).origin < pinned) reader.release((held.shift() as { chunk: Buffer }).chunk);
+    // A chunk no kept line and not the step's last timestamp points into is the source's to reuse.
+    // Both lists ascend by origin: one merged walk.
+    const pinned = tail.pinnedOrigins();
+    const stamp = step.lastStamp?.origin;
+    let p = 0;
+    let kept = 0;
+    for (const h of held) {
+      while (p < pinned.length && (pinned[p] as number) < h.origin) p++;
+      if (h.origin === stamp || pinned[p] === h.origin) held[kept++] = h;
+      else reader.release(h.chunk);
+    }
+    held.length = kept;
   }
   if (carry !== undefined && carry.length > 0) onLine(carry, 0, carry.length);
   finish(true);

@@ -1,8 +1,8 @@
 /**
  * The last lines of a step as byte ranges of the chunks they came from, bounded by a line count and a byte
  * budget (older lines fall out). Nothing is decoded until a failing step's tail is read. Each line carries the
- * number of the chunk it was read from (its `origin`, never decreasing), so the reader knows which chunks no kept
- * line points into any more (`oldestOrigin`) and can reuse their memory.
+ * number of the chunk it was read from (its `origin`, never decreasing), so the reader knows which chunks kept lines
+ * point into (`origins`) and can reuse the memory of the others.
  */
 export class TailBuffer {
   private readonly bufs: (Buffer | undefined)[];
@@ -29,9 +29,28 @@ export class TailBuffer {
     return this.count;
   }
 
-  /** The origin of the oldest kept line (undefined when none is kept): no kept line points into an older chunk. */
-  oldestOrigin(): number | undefined {
-    return this.count === 0 ? undefined : this.origins[this.head];
+  /**
+   * The chunks kept lines point into: their distinct origins, ascending. Origins never decrease along the kept
+   * lines, so each next one is found by a binary search (nothing is tracked per line).
+   */
+  pinnedOrigins(): number[] {
+    const out: number[] = [];
+    const originAt = (i: number): number => this.origins[(this.head + i) % this.maxLines] as number;
+    let i = 0;
+    while (i < this.count) {
+      const origin = originAt(i);
+      out.push(origin);
+      // the first kept line from a later chunk
+      let lo = i + 1;
+      let hi = this.count;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (originAt(mid) === origin) lo = mid + 1;
+        else hi = mid;
+      }
+      i = lo;
+    }
+    return out;
   }
 
   push(line: number, buf: Buffer, start: number, end: number, origin = 0): void {
