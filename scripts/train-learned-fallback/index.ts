@@ -27,7 +27,7 @@ import { probabilities, trainModel, type TrainedModel } from './train.js';
 import { tuningDigest } from './tuning-digest.js';
 
 /** Chosen by grid.ts (the same held-out pre-rule readings), with LEARNED_TAIL_LINES and the word pairs. */
-const OPTIONS = { lambda: 0.1, epochs: 300, minRepos: 3 } as const;
+const OPTIONS = { lambda: 0.1, epochs: 300, minRepos: 3, learningRate: 0.5, nbAlpha: 0 } as const;
 
 const samples = await loadTuningSamples();
 const rows = crossValidate(samples, OPTIONS);
@@ -60,6 +60,9 @@ function writeModel(m: TrainedModel, choices: readonly TypeChoice[], entries: re
     `  alongside: [${choices.map((c) => c.alongside).join(', ')}],`,
     `  lambda: ${OPTIONS.lambda},`,
     `  epochs: ${OPTIONS.epochs},`,
+    `  learningRate: ${OPTIONS.learningRate},`,
+    '  /** Naive-Bayes scaling\'s smoothing count (0: binary words); the weights below already include the scaling. */',
+    `  nbAlpha: ${OPTIONS.nbAlpha},`,
     `  minRepos: ${OPTIONS.minRepos},`,
     '  /** Space-separated, sorted. */',
     `  vocabulary: '${m.vocabulary.join(' ')}',`,
