@@ -56,18 +56,22 @@ export async function ensureContainers(options: { start: boolean; say: (line: st
   }
   say(`  ok       container runtime        ${found.reason}`);
   const runtime = found.runtime;
-  const problems: string[] = [];
-  for (const recipe of RECIPES) {
-    if (!options.start) continue;
-    try {
-      const result = await buildImage(recipe, {
-        runtime, mirror: process.env.LOCAL_IMAGE_MIRROR ?? 'http://deb.debian.org/debian', cacheDir: process.env.LOCAL_IMAGE_CACHE_DIR ?? '/var/cache/ci-replay/debootstrap',
-        workDir: '/var/tmp/ci-replay-image-build', onLine: (line) => say(`    ${line}`),
-      });
-      say(`  ok       image ${recipe.name.padEnd(16)} ${result.tag}${result.built ? ` (built in ${result.seconds.toFixed(0)} s)` : ''}`);
-    } catch (error) {
-      problems.push(`image ${recipe.name} could not be built: ${(error as Error).message}`);
-    }
-  }
-  return problems;
+  if (!options.start) return [];
+  // the images are built at the same time (each debootstrap downloads into its own cache folder): most of a build is
+  // waiting on downloads and dpkg, so together they take little longer than the largest alone
+  const results = await Promise.all(
+    RECIPES.map(async (recipe): Promise<string | null> => {
+      try {
+        const result = await buildImage(recipe, {
+          runtime, mirror: process.env.LOCAL_IMAGE_MIRROR ?? 'http://deb.debian.org/debian', cacheDir: process.env.LOCAL_IMAGE_CACHE_DIR ?? '/var/cache/ci-replay/debootstrap',
+          workDir: '/var/tmp/ci-replay-image-build', onLine: (line) => say(`    [${recipe.name}] ${line}`),
+        });
+        say(`  ok       image ${recipe.name.padEnd(16)} ${result.tag}${result.built ? ` (built in ${result.seconds.toFixed(0)} s)` : ''}`);
+        return null;
+      } catch (error) {
+        return `image ${recipe.name} could not be built: ${(error as Error).message}`;
+      }
+    }),
+  );
+  return results.filter((problem) => problem !== null);
 }

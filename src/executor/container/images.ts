@@ -33,7 +33,10 @@ export interface BuildOptions {
   runtime: ContainerRuntime;
   /** Debian mirror debootstrap downloads from. */
   mirror: string;
-  /** Kept .deb files (debootstrap --cache-dir), so rebuilding a changed recipe downloads only what changed. */
+  /**
+   * Kept .deb files (debootstrap --cache-dir, one folder per recipe: `<cacheDir>/<recipe>`), so rebuilding a changed
+   * recipe downloads only what changed, and recipes can be built at the same time without sharing a download folder.
+   */
   cacheDir: string;
   /** Scratch space for the root file system (removed afterwards). */
   workDir: string;
@@ -97,7 +100,8 @@ export async function buildImage(recipe: ImageRecipe, options: BuildOptions): Pr
   if (debootstrap === null) throw new Error('debootstrap is not installed (apt-get install debootstrap; scripts/setup-machine installs it)');
   const tar = systemTool('tar');
   if (tar === null) throw new Error('tar is not installed');
-  mkdirSync(options.cacheDir, { recursive: true });
+  const cacheDir = join(options.cacheDir, recipe.name);
+  mkdirSync(cacheDir, { recursive: true });
   mkdirSync(options.workDir, { recursive: true });
   const scratch = mkdtempSync(join(options.workDir, `${recipe.name}-`));
   const root = join(scratch, 'root');
@@ -105,7 +109,7 @@ export async function buildImage(recipe: ImageRecipe, options: BuildOptions): Pr
     say(`debootstrap ${recipe.suite} (${recipe.packages.length} packages) from ${options.mirror}`);
     const code = await run(
       debootstrap,
-      ['--variant=minbase', `--cache-dir=${options.cacheDir}`, `--include=${recipe.packages.join(',')}`, recipe.suite, root, options.mirror],
+      ['--variant=minbase', `--cache-dir=${cacheDir}`, `--include=${recipe.packages.join(',')}`, recipe.suite, root, options.mirror],
       (line) => {
         if (/^[EW]:/.test(line)) say(line);
       },
