@@ -8,7 +8,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     tool: 'actions',
     // actions-rs/clippy-check on a fork reports that it could not write its annotations and prints the results instead
     // (its verdict is clippy's); a token refused anywhere else, and clippy-check's own rethrow, are the workflow's.
-    linePattern: /^(?!(?:Error: )?Unable to create clippy annotations! ).*?Resource not accessible by integration|missing or insufficient OIDC token permissions|Permission to \S+ denied to github-actions\[bot\]|GitHub Actions is not permitted to create or approve pull requests|refusing to allow a GitHub App to create or update workflow|remote: Write access to repository not granted/,
+    linePattern: /^(?!(?:Error: )?Unable to create clippy annotations! ).*?Resource not accessible by integration|missing or insufficient OIDC token permissions|Permission to \S+ denied to github-actions\[bot\]|GitHub Actions is not permitted to create or approve pull requests|refusing to allow a GitHub App to create or update workflow|remote: Write access to repository not granted|Parameter token or opts\.auth is required|^fatal: unable to access 'https:\/\/github\.com\/[^']*': The requested URL returned error: 403$/,
     context: { before: 1, after: 1 },
     example: { command: 'gh release create v1.0.0', lines: ['##[error]Resource not accessible by integration'] },
   },
@@ -93,7 +93,7 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'docker-build-config',
     type: 'Configuration Error',
     tool: 'docker',
-    linePattern: /failed to read dockerfile: |failed to compute cache key: |docker exporter does not currently support exporting manifest lists|Multiple platforms feature is currently not supported for docker driver|COPY failed: (?:file not found|stat )|invalid reference format|unable to prepare context: /,
+    linePattern: /failed to read dockerfile: |failed to compute cache key: |docker exporter does not currently support exporting manifest lists|(?:Multiple platforms|[Cc]ache export) feature is currently not supported for docker driver|COPY failed: (?:file not found|stat )|invalid reference format|unable to prepare context: /,
     example: { command: 'docker build -t app .', lines: ['ERROR: failed to solve: failed to read dockerfile: open Dockerfile: no such file or directory'] },
   },
   {

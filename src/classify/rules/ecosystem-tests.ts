@@ -15,10 +15,21 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
   // TypeScript compiler: TS1xxx are syntax errors, TS5xxx config (see environment.ts), the rest type errors; ts-jest
   // prints the same diagnostics indented under the failed suite.
   {
+    // A package's own declaration files the compiler cannot parse: the installed package needs a newer TypeScript
+    // than the project's (a version mismatch), reported as a syntax error in node_modules.
+    id: 'tsc-syntax-in-dependency',
+    type: 'Dependency Issues',
+    also: 'Syntax Error',
+    tool: 'tsc',
+    linePattern: /^\s*(?:Error: )?(?:ERROR in )?((?:\S*\/)?node_modules\/\S+?\.d\.[cm]?ts)\((\d+),(\d+)\): error (TS1\d{3}): (.*)$/,
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
+    example: { command: 'npm run build', lines: ["Error: node_modules/@types/node/http.d.ts(236,47): error TS1005: ',' expected."] },
+  },
+  {
     id: 'tsc-syntax',
     type: 'Syntax Error',
     tool: 'tsc',
-    linePattern: /^\s*(\S+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS1\d{3}): (.*)$/,
+    linePattern: /^\s*(?:Error: )?(\S+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS1\d{3}): (.*)$/,
     findingParser: (m) => fileLineFinding({ path: 1, line: m[2] === undefined ? 4 : 2, column: m[2] === undefined ? 5 : 3, code: 6, message: 7 })(m),
     example: { command: 'npx tsc --noEmit', lines: ["src/a.ts(3,14): error TS1005: ';' expected."] },
   },
@@ -26,7 +37,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     id: 'tsc-error',
     type: 'Type Checking',
     tool: 'tsc',
-    linePattern: /^\s*(\S+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS\d+): (.*)$/,
+    linePattern: /^\s*(?:Error: )?(\S+?)(?:\((\d+),(\d+)\):|:(\d+):(\d+) -) error (TS\d+): (.*)$/,
     findingParser: (m) => fileLineFinding({ path: 1, line: m[2] === undefined ? 4 : 2, column: m[2] === undefined ? 5 : 3, code: 6, message: 7 })(m),
     example: { command: 'npx tsc --noEmit', lines: ["src/a.ts(2,7): error TS2322: Type 'string' is not assignable to type 'number'."] },
   },
@@ -65,7 +76,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     also: 'Test Failure',
     tool: 'jest',
     commandPattern: CMD.jest,
-    linePattern: /^\s*(?:Error: )?(?:expect\(received\)|expect\(jest\.fn\(\)\)|AssertionError(?: \[ERR_ASSERTION\])?:|AssertionError \[ERR_ASSERTION\]|code: 'ERR_ASSERTION')/,
+    linePattern: /^\s*(?:Error: |Uncaught )?(?:expect\(received\)|expect\(jest\.fn\(\)\)|AssertionError(?: \[ERR_ASSERTION\])?:|AssertionError \[ERR_ASSERTION\]|code: 'ERR_ASSERTION')/,
     context: { after: 4 },
     example: { command: 'npx jest', lines: ['    expect(received).toBe(expected) // Object.is equality'] },
   },
@@ -131,6 +142,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     // 1.73 the message follows on the same line (`panicked at 'called `Result::unwrap()` …', src/x.rs:3:5`).
     id: 'cargo-test-panic',
     type: 'Runtime Error',
+    also: 'Test Failure',
     tool: 'cargo',
     commandPattern: CMD.cargo,
     linePattern: /^\s*thread '(?!main')[^']+'(?: \(\d+\))? panicked at '(?!assertion)/,
@@ -141,6 +153,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     // indexing and arithmetic.
     id: 'cargo-test-panic-message',
     type: 'Runtime Error',
+    also: 'Test Failure',
     tool: 'cargo',
     commandPattern: CMD.cargo,
     previousPattern: /^\s*thread '(?!main')[^']+'(?: \(\d+\))? panicked at \S+:\d+:\d+:$/,

@@ -2,7 +2,7 @@ import type { ErrorType } from '../../domain/error-types.js';
 import type { Rule } from './rule.js';
 
 /** An uncaught exception explains less than a specific diagnostic of another kind in the same step. */
-const EXCEPTION_YIELDS: ErrorType[] = ['Code Formatting', 'Code Linting', 'Syntax Error', 'Type Checking', 'Dependency Issues', 'Package Installation Error', 'Configuration Error', 'Environment Error', 'Doc/Docstring'];
+export const EXCEPTION_YIELDS: ErrorType[] = ['Code Formatting', 'Code Linting', 'Syntax Error', 'Type Checking', 'Dependency Issues', 'Package Installation Error', 'Configuration Error', 'Environment Error', 'Doc/Docstring'];
 /** A network error explains an install or resolution failure, not a failed test or a compiler error. */
 export const NETWORK_YIELDS: ErrorType[] = ['Code Formatting', 'Code Linting', 'Syntax Error', 'Type Checking', 'Test Failure', 'Assertion Error', 'Runtime Error', 'Configuration Error', 'Doc/Docstring'];
 
@@ -93,7 +93,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'tool-config-invalid',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /error TS5\d{3}: |error TS18003: |ESLint couldn't find (?:a|an|the) (?:eslint\.config|config)|Configuration for rule "[^"]+" is invalid|^Error: Cannot find module '[^']*eslint[^']*config|There was a problem loading formatter|errors parsing go\.mod|failed to parse manifest at|Non-resolvable parent POM|Malformed POM|A problem occurred evaluating (?:root )?project|^\S+\.(?:ini|cfg|toml): (?:\[\S+\]: )?(?:Unrecognized option|Invalid)|^There was an error parsing|invalid configuration/,
+    linePattern: /error TS5\d{3}: |error TS18003: |ESLint couldn't find (?:a|an|the) (?:eslint\.config|config)|Configuration for rule "[^"]+" is invalid|^Error: Cannot find module '[^']*eslint[^']*config|There was a problem loading formatter|errors parsing go\.mod|failed to parse manifest at|Non-resolvable parent POM|Malformed POM|A problem occurred evaluating (?:root )?project|^> Could not read script '[^']+' as it does not exist\.|^\S+\.(?:ini|cfg|toml): (?:\[\S+\]: )?(?:Unrecognized option|Invalid)|^There was an error parsing|invalid configuration/,
     example: { command: 'npx tsc --noEmit', lines: ["tsconfig.json(3,5): error TS5023: Unknown compiler option 'strictest'."] },
   },
 ];

@@ -12,7 +12,7 @@ export const QUALITY_RULES: Rule[] = [
     id: 'formatter-check-failed',
     type: 'Code Formatting',
     tool: 'formatter',
-    linePattern: /Go files (?:that )?(?:require|need) formatting|files? (?:would be|were not|are not|is not|not) (?:properly )?(?:re)?formatted|files? must be formatted|Run '?mvn spotless:apply'? to fix|The following files had format violations|Formatter would have printed the following content|File content differs from formatting output|line formatted, but exceeded maximum width|^error (?:WHITESPACE|FINALNEWLINE|IMPORTS): |Checking formatting\.\.\.\s*(?:failed|Failed)/,
+    linePattern: /Go files (?:that )?(?:require|need) formatting|files? (?:would be|were not|are not|is not|not) (?:properly )?(?:re)?formatted|files? must be formatted|Run '?mvn spotless:apply'? to fix|The following files had format violations|Formatter would have printed the following content|File content differs from formatting output|line formatted, but exceeded maximum width|^error (?:WHITESPACE|FINALNEWLINE|IMPORTS): |Checking formatting\.\.\.\s*(?:failed|Failed)|detected unformatted files|[Ss]ome files have not been formatted/,
     context: { after: 2 },
     example: { command: './scripts/check-format.sh', lines: ['The following Go files require formatting:', 'internal/service/a_test.go'] },
   },
@@ -45,7 +45,7 @@ export const QUALITY_RULES: Rule[] = [
     id: 'linter-summary',
     type: 'Code Linting',
     tool: 'linter',
-    linePattern: /ESLint found too many warnings \(maximum: \d+\)|Lint found (?:\d+ )?(?:fatal )?errors|^\d+ files? inspected, [1-9]\d* offenses? detected|^Found [1-9]\d* (?:violations?|issues?) in \d+ files?|^(?:##\[error\])?issues found$|implied by `-D warnings`|= note: `-D [\w:-]+` implied by/,
+    linePattern: /ESLint found too many warnings \(maximum: \d+\)|Lint found (?:\d+ )?(?:fatal )?errors|^\d+ files? inspected, [1-9]\d* offenses? detected|^Found [1-9]\d* (?:violations?|issues?) in \d+ files?|^(?:##\[error\])?issues found$|^(?!.*`-D rustdoc::).*implied by `-D warnings`|= note: `-D (?!rustdoc::)[\w:-]+` implied by/,
     example: { command: 'npm run lint', lines: ['ESLint found too many warnings (maximum: 0).'] },
   },
   {

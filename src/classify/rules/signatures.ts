@@ -21,7 +21,7 @@ const SIGNATURES: readonly { tools: string; pattern: RegExp }[] = [
   { tools: 'golangci-lint', pattern: /golangci-lint|^level=(?:error|warning) msg=|^issues found$/ },
   {
     tools: 'cargo',
-    pattern: /^\s+(?:Compiling|Checking|Documenting) \S+ v\d|^error\[E\d{4}\]|^test result: (?:ok|FAILED)\.|^\s+Finished `|^error: could not compile `|^test [\w:]+ \.\.\. (?:ok|FAILED|ignored)$|^---- \S+ stdout ----$/,
+    pattern: /^\s+(?:Compiling|Checking|Documenting) \S+ v\d|^error\[E\d{4}\]|^test result: (?:ok|FAILED)\.|^\s+Finished `|^error: could not compile `|^test [\w:]+ \.\.\. (?:ok|FAILED|ignored)$|^---- \S+ stdout ----$|^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at /,
   },
   { tools: 'cargo clippy', pattern: /rust-clippy\/master|clippy::/ },
   { tools: 'gradlew mvn', pattern: /^> Task :|^BUILD (?:FAILED|SUCCESSFUL) in|^\[INFO\] (?:BUILD|Building |--- )|^(?:\[ERROR\]|Error:) +(?:Failed to execute goal|BUILD FAILURE$|COMPILATION ERROR :|Tests run: \d+, Failures: )|^FAILURE: Build failed|^\S+ > \S+\(\).* FAILED$|^\s+at (?:app\/\/)?org\.junit\./ },
