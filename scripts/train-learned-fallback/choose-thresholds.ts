@@ -7,8 +7,8 @@ export const NEVER = 2;
 export const CANDIDATES = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, NEVER] as const;
 
 /**
- * A threshold is adopted only when it raises the type's F1 by this much: less is within what moving one
- * repository's logs between folds changes.
+ * A threshold is adopted only when it raises the type's F1 by this much over the best so far (the rules alone, or a
+ * higher threshold already adopted): less is within what moving one repository's logs between folds changes.
  */
 export const MIN_GAIN = 0.01;
 
@@ -29,7 +29,8 @@ const f1 = (c: Count): number => (c.tp === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp
  * Per type, the thresholds with the highest F1 over the held-out pre-rule readings: a reading's labels are the
  * rules' then, plus the model's types at or above `alone` when the rules said nothing, or at or above `alongside`
  * when they said something else. `alone` is chosen first (with `alongside` never), then `alongside` (at least
- * `alone`); each is adopted only when it raises the F1 by MIN_GAIN, and on a tie the higher threshold wins. Both stay
+ * `alone`); going down from the highest, each is adopted only when it raises the F1 by MIN_GAIN over the best so far,
+ * so a lower threshold (more labels) must pay for itself and on a near tie the higher threshold wins. Both stay
  * above `prior` (what the model says of output with no word it knows), so output it cannot read gets no label. A
  * type's F1 depends on its own thresholds only, so each type is chosen alone.
  */
@@ -52,12 +53,11 @@ export function chooseThresholds(rows: readonly HeldOut[], prior: readonly numbe
     let best = { alone: NEVER, alongside: NEVER, f1: rulesOnly };
     for (const alone of allowed) {
       const score = f1(count(alone, NEVER));
-      if (score > best.f1 && score >= rulesOnly + MIN_GAIN) best = { alone, alongside: NEVER, f1: score };
+      if (score >= best.f1 + MIN_GAIN) best = { alone, alongside: NEVER, f1: score };
     }
-    const aloneOnly = best.f1;
     for (const alongside of allowed.filter((t) => t >= best.alone)) {
       const score = f1(count(best.alone, alongside));
-      if (score > best.f1 && score >= aloneOnly + MIN_GAIN) best = { ...best, alongside, f1: score };
+      if (score >= best.f1 + MIN_GAIN) best = { ...best, alongside, f1: score };
     }
     return { ...best, rulesOnly };
   });

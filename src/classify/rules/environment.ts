@@ -31,6 +31,14 @@ export const ENVIRONMENT_RULES: Rule[] = [
     example: { command: 'poetry install', lines: ['/home/runner/work/_temp/1b2c.sh: line 1: poetry: command not found'] },
   },
   {
+    // A tool's own search for a program it needs (Homebrew's actions on a runner without brew).
+    id: 'program-not-on-path',
+    type: 'Environment Error',
+    tool: 'shell',
+    linePattern: /^Could not find '[\w.-]+' command in PATH\b/,
+    example: { command: 'Homebrew/actions/setup-homebrew@main', lines: ["Could not find 'brew' command in PATH or standard locations."] },
+  },
+  {
     // A matrix sibling failed (fail-fast) or someone cancelled the run: see classifyJob.
     id: 'job-cancelled',
     type: 'Environment Error',
@@ -93,7 +101,7 @@ export const ENVIRONMENT_RULES: Rule[] = [
     id: 'tool-config-invalid',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /error TS5\d{3}: |error TS18003: |ESLint couldn't find (?:a|an|the) (?:eslint\.config|config)|Configuration for rule "[^"]+" is invalid|^Error: Cannot find module '[^']*eslint[^']*config|There was a problem loading formatter|errors parsing go\.mod|failed to parse manifest at|Non-resolvable parent POM|Malformed POM|A problem occurred evaluating (?:root )?project|^> Could not read script '[^']+' as it does not exist\.|^\S+\.(?:ini|cfg|toml): (?:\[\S+\]: )?(?:Unrecognized option|Invalid)|^There was an error parsing|invalid configuration/,
+    linePattern: /error TS5\d{3}: |error TS18003: |ESLint couldn't find (?:a|an|the) (?:eslint\.config|config)|Configuration for rule "[^"]+" is invalid|^Error: Cannot find module '[^']*eslint[^']*config|There was a problem loading formatter|errors parsing go\.mod|failed to parse manifest at|Non-resolvable parent POM|Malformed POM|A problem occurred evaluating (?:root )?project|Composer could not find a composer\.json file in |^> Could not read script '[^']+' as it does not exist\.|^\S+\.(?:ini|cfg|toml): (?:\[\S+\]: )?(?:Unrecognized option|Invalid)|^There was an error parsing|invalid configuration/,
     example: { command: 'npx tsc --noEmit', lines: ["tsconfig.json(3,5): error TS5023: Unknown compiler option 'strictest'."] },
   },
 ];

@@ -55,6 +55,16 @@ export const PYTHON_TEST_RULES: Rule[] = [
     example: { command: 'python -m pytest', lines: ['    def test_default(self) -> None:', '>       self.assertIn(\'setdefault("x", False)\', content)'] },
   },
   {
+    // pytest's explanation of a failed assert (`+  where False = <built-in method all …>()`), shown even when the
+    // `E` markers are lost in a copy.
+    id: 'pytest-assert-explanation',
+    type: 'Assertion Error',
+    tool: 'pytest',
+    linePattern: /^\s*(?:E\s+)?\+\s+where \S.* = \S/,
+    context: { before: 2 },
+    example: { command: 'make test', lines: ['assert (watt2dbm(si.signal) == target).all()', 'assert False', ' +  where False = <built-in method all of numpy.ndarray object at 0x7f01c0ca94d0>()'] },
+  },
+  {
     id: 'pytest-assertion',
     type: 'Assertion Error',
     tool: 'pytest',

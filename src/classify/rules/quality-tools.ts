@@ -45,7 +45,7 @@ export const QUALITY_RULES: Rule[] = [
     id: 'linter-summary',
     type: 'Code Linting',
     tool: 'linter',
-    linePattern: /ESLint found too many warnings \(maximum: \d+\)|Lint found (?:\d+ )?(?:fatal )?errors|^\d+ files? inspected, [1-9]\d* offenses? detected|^Found [1-9]\d* (?:violations?|issues?) in \d+ files?|^(?:##\[error\])?issues found$|^(?!.*`-D rustdoc::).*implied by `-D warnings`|= note: `-D (?!rustdoc::)[\w:-]+` implied by/,
+    linePattern: /ESLint found too many warnings \(maximum: \d+\)|Lint found (?:\d+ )?(?:fatal )?errors|^\d+ files? inspected, [1-9]\d* offenses? detected|^Found [1-9]\d* (?:violations?|issues?) in \d+ files?|^(?:##\[error\])?issues found$|^(?!.*`-D rustdoc::).*implied by `-D warnings`|= note: `-D (?!rustdoc::)[\w:-]+` implied by|^Total: (?:[1-9]\d* warnings? \/ \d+|\d+ warnings? \/ [1-9]\d*) errors? in \d+ files?$|^Checking \S+\.lua\s+[1-9]\d* (?:warnings?|errors?)$/,
     example: { command: 'npm run lint', lines: ['ESLint found too many warnings (maximum: 0).'] },
   },
   {

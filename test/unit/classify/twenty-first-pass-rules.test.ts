@@ -24,6 +24,14 @@ describe('twenty-first pass: rules from real logs', () => {
     ['git refused with 403 by GitHub', ["fatal: unable to access 'https://github.com/owner/site.git/': The requested URL returned error: 403"], ['Configuration Error']],
     ["buildx's cache export on the docker driver", ['buildx failed with: ERROR: cache export feature is currently not supported for docker driver. Please switch to a different driver (eg. "docker buildx create --use")'], ['Configuration Error']],
     ['a Gradle script applying a file that is not there', ['* What went wrong:', 'A problem occurred evaluating script.', "> Could not read script '/builds/app/android/cordova.variables.gradle' as it does not exist."], ['Configuration Error']],
+    ["Go's ambiguous import", ['\tgithub.com/pborman/getopt/v2: ambiguous import: found package github.com/pborman/getopt/v2 in multiple modules:'], ['Dependency Issues']],
+    ["Go's inconsistent vendoring", ['go: inconsistent vendoring in /home/runner/work/app/app:'], ['Dependency Issues']],
+    ['an R package that is not installed', ['Error: Error in loadNamespace(x) : there is no package called ‘rcmdcheck’', 'Calls: loadNamespace -> withRestarts -> withOneRestart -> doWithOneRestart', 'Execution halted'], ['Dependency Issues']],
+    ['a program a tool looks for on PATH', ["Could not find 'brew' command in PATH or standard locations.", "Error: The process '/bin/bash' failed with exit code 1"], ['Environment Error']],
+    ['luacheck', ['Checking core/base-shaper.lua                     1 warning', '', '    core/base-shaper.lua:15:1: setting non-standard global variable makenodes', '', 'Total: 2 warnings / 0 errors in 120 files'], ['Code Linting']],
+    ['tsc behind a concurrently prefix', ['[test:ts] typings/index.d.ts(118,2): error TS1036: Statements are not allowed in ambient contexts.', '[test:ts] npm run test:ts --silent exited with code 1'], ['Syntax Error']],
+    ["pytest's explanation of a failed assert", ['assert (watt2dbm(si.signal) == target - correction).all()', 'assert False', ' +  where False = <built-in method all of numpy.ndarray object at 0x7f01c0ca94d0>()'], ['Assertion Error']],
+    ['Composer in the wrong folder', ['Composer could not find a composer.json file in /home/runner/work/decimal/decimal', 'To initialize a project, please create a composer.json file as described in the https://getcomposer.org/ "Getting Started" section'], ['Configuration Error']],
   ] as const)('%s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
@@ -33,6 +41,7 @@ describe('twenty-first pass: rules from real logs', () => {
     ["melos's script exit status (the task name says what ran)", ['ScriptException: The script analyze failed to execute.'], ['Type Checking']],
     ['a JSON parse error before the exit', ['SyntaxError: Unexpected token \'w\', "faweoilgj3o9"... is not valid JSON'], []],
     ["a Gem that Bundler cannot find is no runtime error", ["/home/travis/.rvm/rubies/ruby-2.4.0/lib/ruby/site_ruby/2.4.0/rubygems.rb:275:in `find_spec_for_exe': can't find gem bundler (>= 0.a) with executable bundle (Gem::GemNotFoundException)"], ['Dependency Issues']],
+    ['luacheck with nothing to report', ['Checking core/font.lua                            OK', 'Total: 0 warnings / 0 errors in 120 files'], []],
     ['a 403 from another host', ["fatal: unable to access 'https://gitlab.example.com/group/repo.git/': The requested URL returned error: 403"], []],
   ] as const)('only the right types: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);

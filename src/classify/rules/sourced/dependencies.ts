@@ -72,7 +72,7 @@ export const SOURCED_DEPENDENCY_RULES = [
   // r: wch/r-source:src/library/tools/R/install.R
   sourced('r-dependencies-not-available', 'Dependency Issues', "r", /^ERROR: dependenc(?:y|ies) .+ (?:is|are) not available for package /, "ERROR: dependencies ‘httr’, ‘RCurl’ are not available for package ‘swirl’"),
   // r: wch/r-source:src/library/base/R/library.R (packageNotFoundError)
-  sourced('r-no-package-called', 'Dependency Issues', "r", /^Error in .* :\s*there is no package called [‘\'"]|^Error: package or namespace load failed for /, "Error in library(foo) : there is no package called ‘foo’"),
+  sourced('r-no-package-called', 'Dependency Issues', "r", /^(?:Error: )?Error in .* :\s*there is no package called [‘\'"]|^Error: package or namespace load failed for /, "Error in library(foo) : there is no package called ‘foo’"),
   // apt: Debian/apt:apt-pkg/algorithms.cc, apt-private/private-output.cc
   sourced('apt-unmet-dependencies', 'Dependency Issues', "apt", /^E: Unable to correct problems, you have held broken packages\.|^The following packages have unmet dependencies:$/, "E: Unable to correct problems, you have held broken packages."),
   // conan: conan-io/conan:conans/client/graph/graph_error.py
