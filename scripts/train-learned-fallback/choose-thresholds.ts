@@ -26,7 +26,7 @@ type Count = { tp: number; fp: number; fn: number };
 const f1 = (c: Count): number => (c.tp === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp + c.fn));
 
 /**
- * Per type, the thresholds with the highest F1 over the held-out pre-rule readings: a reading's labels are the
+ * Per type, the thresholds chosen for F1 over the held-out pre-rule readings: a reading's labels are the
  * rules' then, plus the model's types at or above `alone` when the rules said nothing, or at or above `alongside`
  * when they said something else. `alone` is chosen first (with `alongside` never), then `alongside` (at least
  * `alone`); going down from the highest, each is adopted only when it raises the F1 by MIN_GAIN over the best so far,

@@ -16,12 +16,13 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
   // prints the same diagnostics indented under the failed suite.
   {
     // A package's own declaration files the compiler cannot parse: the installed package needs a newer TypeScript
-    // than the project's (a version mismatch), reported as a syntax error in node_modules.
+    // than the project's. The cause is a version mismatch (Dependency Issues); what tsc reports is a TS1xxx syntax
+    // error, which the issue counts as Syntax Error, so the line proves both.
     id: 'tsc-syntax-in-dependency',
     type: 'Dependency Issues',
     also: 'Syntax Error',
     tool: 'tsc',
-    linePattern: /^\s*(?:Error: )?(?:ERROR in )?((?:\S*\/)?node_modules\/\S+?\.d\.[cm]?ts)\((\d+),(\d+)\): error (TS1\d{3}): (.*)$/,
+    linePattern: /^\s*(?:Error: )?(?:ERROR in )?((?:[^\s(]*\/)?node_modules\/[^\s(]+?\.d\.[cm]?ts)\((\d+),(\d+)\): error (TS1\d{3}): (.*)$/,
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
     example: { command: 'npm run build', lines: ["Error: node_modules/@types/node/http.d.ts(236,47): error TS1005: ',' expected."] },
   },
@@ -137,15 +138,16 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     example: { command: 'cargo test', lines: ['assertion `left == right` failed'] },
   },
   {
-    // A test's thread (named after the test; a build script's or binary's is `main`, which node-uncaught reads) that
-    // panicked with a message other than an assertion's: an exception in a test, not a failed assertion. Before Rust
+    // A test's thread (named after the test, a Rust path; a build script's or binary's is `main`, which node-uncaught
+    // reads, the compiler's `rustc`, a runtime's workers `tokio-runtime-worker`) that panicked with a message other
+    // than an assertion's: an exception in a test, not a failed assertion, so the test failed too. Before Rust
     // 1.73 the message follows on the same line (`panicked at 'called `Result::unwrap()` …', src/x.rs:3:5`).
     id: 'cargo-test-panic',
     type: 'Runtime Error',
     also: 'Test Failure',
     tool: 'cargo',
     commandPattern: CMD.cargo,
-    linePattern: /^\s*thread '(?!main')[^']+'(?: \(\d+\))? panicked at '(?!assertion)/,
+    linePattern: /^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at '(?!assertion)/,
     example: { command: 'cargo test', lines: ["\tthread 'typedarray' panicked at 'called `Result::unwrap()` on an `Err` value: ()', libcore\\result.rs:945:5"] },
   },
   {
@@ -156,7 +158,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     also: 'Test Failure',
     tool: 'cargo',
     commandPattern: CMD.cargo,
-    previousPattern: /^\s*thread '(?!main')[^']+'(?: \(\d+\))? panicked at \S+:\d+:\d+:$/,
+    previousPattern: /^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at \S+:\d+:\d+:$/,
     linePattern: /^called `(?:Result|Option)::unwrap\(\)` on an? `(?:Err|None)` value|^index out of bounds: |^attempt to (?:add|subtract|multiply|divide|negate|shift left|shift right) with overflow/,
     context: { before: 1 },
     example: { command: 'cargo test', lines: ["thread 'tests::parses' panicked at src/lib.rs:10:5:", 'called `Result::unwrap()` on an `Err` value: ParseError'] },

@@ -56,10 +56,12 @@ export const PYTHON_TEST_RULES: Rule[] = [
   },
   {
     // pytest's explanation of a failed assert (`+  where False = <built-in method all …>()`), shown even when the
-    // `E` markers are lost in a copy.
+    // `E` markers are lost in a copy; right under the `assert` line or another explanation line (a diff's added
+    // `where` clause is not one).
     id: 'pytest-assert-explanation',
     type: 'Assertion Error',
     tool: 'pytest',
+    previousPattern: /^\s*(?:E\s+)?(?:assert\b|\+\s+(?:where|and)\b)/,
     linePattern: /^\s*(?:E\s+)?\+\s+where \S.* = \S/,
     context: { before: 2 },
     example: { command: 'make test', lines: ['assert (watt2dbm(si.signal) == target).all()', 'assert False', ' +  where False = <built-in method all of numpy.ndarray object at 0x7f01c0ca94d0>()'] },

@@ -23,13 +23,15 @@ export const RUNTIME_MESSAGE_RULES: Rule[] = [
     example: { command: 'pavi2410/html-preview-action@v1', lines: ["##[error]Cannot read property 'number' of undefined"] },
   },
   {
-    // The last thing the step printed was an exception (Python's or JavaScript's closing line), then it exited; not
-    // melos's `ScriptException` (a script's exit status), not a failed assertion or a parse error (other rules' types).
+    // The last thing the step printed was an exception's closing line (Python's, or JavaScript's where no `Node.js vN`
+    // line follows it), then it exited; not
+    // melos's `ScriptException` (a script's exit status), not a failed assertion, a parse error or a connection, time-out
+    // or TLS error (other rules' types).
     id: 'exception-before-exit',
     type: 'Runtime Error',
     tool: 'runtime',
     yieldsTo: EXCEPTION_YIELDS,
-    previousPattern: /^(?!(?:\w+\.)*(?:AssertionError|SyntaxError)\b|ScriptException: The script )(?:\w+\.)*\w+(?:Error|Exception)(?:: .*)?$/,
+    previousPattern: /^(?!(?:\w+\.)*(?:AssertionError|SyntaxError|\w*(?:Connection|Timeout|SSL)Error)\b|ScriptException: The script )(?:\w+\.)*\w+(?:Error|Exception)(?:: .*)?$/,
     linePattern: /^Process completed with exit code [1-9]\d*\.?$/,
     context: { before: 1 },
     example: { command: 'python send.py', lines: ["KeyError: 'data'", '##[error]Process completed with exit code 1.'] },

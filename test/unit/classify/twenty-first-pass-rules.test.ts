@@ -42,13 +42,17 @@ describe('twenty-first pass: rules from real logs', () => {
     ['a JSON parse error before the exit', ['SyntaxError: Unexpected token \'w\', "faweoilgj3o9"... is not valid JSON'], []],
     ["a Gem that Bundler cannot find is no runtime error", ["/home/travis/.rvm/rubies/ruby-2.4.0/lib/ruby/site_ruby/2.4.0/rubygems.rb:275:in `find_spec_for_exe': can't find gem bundler (>= 0.a) with executable bundle (Gem::GemNotFoundException)"], ['Dependency Issues']],
     ['luacheck with nothing to report', ['Checking core/font.lua                            OK', 'Total: 0 warnings / 0 errors in 120 files'], []],
+    ["a diff's added where clause under a formatter", ['--- a/src/Lib.hs', '+++ b/src/Lib.hs', '-f x = go x', '+  where go  = 1'], []],
+    ['a connection error as the last words is no crash', ["requests.exceptions.ConnectionError: HTTPSConnectionPool(host='api.example.org', port=443): Max retries exceeded"], []],
+    ["a runtime's worker thread panicking under cargo run", ["thread 'tokio-runtime-worker' panicked at src/server.rs:40:9:", 'called `Result::unwrap()` on an `Err` value: Io'], []],
+    ["the compiler's own panic under cargo build", ['   Compiling app v0.1.0 (/w/app)', "thread 'rustc' panicked at compiler/rustc_middle/src/ty/mod.rs:12:5:", 'called `Option::unwrap()` on a `None` value'], []],
     ['a 403 from another host', ["fatal: unable to access 'https://gitlab.example.com/group/repo.git/': The requested URL returned error: 403"], []],
   ] as const)('only the right types: %s', async (_what, lines, expected) => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
 
-  it('an exception printed by a step that went on is not the failure', async () => {
-    const log = ['##[group]Run python send.py', "KeyError: 'data'", 'retrying with defaults', 'sent 3 messages', '##[endgroup]'].join('\n');
-    expect(await logTypes(log, 'success')).toEqual([]);
+  it('an exception the step printed and went on from is not its last words', async () => {
+    const log = ['##[group]Run python send.py', "KeyError: 'data'", 'retrying with defaults', 'sent 3 messages', '##[endgroup]', '##[error]Process completed with exit code 1.'].join('\n');
+    expect(await logTypes(log)).toEqual([]);
   });
 });
