@@ -1,6 +1,6 @@
 import { CMD } from './commands.js';
 import { fileLineFinding, type Rule } from './rule.js';
-import { RUST_TEST_ASSERTION_RULES } from './rust-test-assertions.js';
+import { RUST_TEST_ASSERTION_RULES, TEST_THREAD_PANICKED } from './rust-test-assertions.js';
 
 /** Node, Go, Rust and Java toolchains: dependency resolution, installs, type checks and test runners. */
 export const ECOSYSTEM_TEST_RULES: Rule[] = [
@@ -147,7 +147,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     also: 'Test Failure',
     tool: 'cargo',
     commandPattern: CMD.cargo,
-    linePattern: /^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at '(?!assertion)/,
+    linePattern: new RegExp(`${TEST_THREAD_PANICKED}'(?!assertion)`),
     example: { command: 'cargo test', lines: ["\tthread 'typedarray' panicked at 'called `Result::unwrap()` on an `Err` value: ()', libcore\\result.rs:945:5"] },
   },
   {
@@ -158,7 +158,7 @@ export const ECOSYSTEM_TEST_RULES: Rule[] = [
     also: 'Test Failure',
     tool: 'cargo',
     commandPattern: CMD.cargo,
-    previousPattern: /^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at \S+:\d+:\d+:$/,
+    previousPattern: new RegExp(`${TEST_THREAD_PANICKED}\\S+:\\d+:\\d+:$`),
     linePattern: /^called `(?:Result|Option)::unwrap\(\)` on an? `(?:Err|None)` value|^index out of bounds: |^attempt to (?:add|subtract|multiply|divide|negate|shift left|shift right) with overflow/,
     context: { before: 1 },
     example: { command: 'cargo test', lines: ["thread 'tests::parses' panicked at src/lib.rs:10:5:", 'called `Result::unwrap()` on an `Err` value: ParseError'] },

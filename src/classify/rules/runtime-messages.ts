@@ -24,9 +24,8 @@ export const RUNTIME_MESSAGE_RULES: Rule[] = [
   },
   {
     // The last thing the step printed was an exception's closing line (Python's, or JavaScript's where no `Node.js vN`
-    // line follows it), then it exited; not
-    // melos's `ScriptException` (a script's exit status), not a failed assertion, a parse error or a connection, time-out
-    // or TLS error (other rules' types).
+    // line follows it), then it exited. Not melos's `ScriptException` (a script's exit status), not a failed
+    // assertion, a parse error or a connection, time-out or TLS error (other rules' types).
     id: 'exception-before-exit',
     type: 'Runtime Error',
     tool: 'runtime',

@@ -1,7 +1,7 @@
 import type { Rule } from './rule.js';
 
 /** A test thread's panic line up to the message (before 1.73) or the location (since). */
-const TEST_THREAD_PANICKED = String.raw`^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at `;
+export const TEST_THREAD_PANICKED = String.raw`^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at `;
 
 /**
  * Rust tests' failed assertions whatever ran cargo (a wrapper script, a quoted excerpt without the command): libtest

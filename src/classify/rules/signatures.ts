@@ -1,4 +1,5 @@
 import type { LogLine } from '../types.js';
+import { TEST_THREAD_PANICKED } from './rust-test-assertions.js';
 
 /**
  * Output that names the tool which printed it, whatever command ran it (`make test`, `tox`, `nox -s lint`,
@@ -21,7 +22,10 @@ const SIGNATURES: readonly { tools: string; pattern: RegExp }[] = [
   { tools: 'golangci-lint', pattern: /golangci-lint|^level=(?:error|warning) msg=|^issues found$/ },
   {
     tools: 'cargo',
-    pattern: /^\s+(?:Compiling|Checking|Documenting) \S+ v\d|^error\[E\d{4}\]|^test result: (?:ok|FAILED)\.|^\s+Finished `|^error: could not compile `|^test [\w:]+ \.\.\. (?:ok|FAILED|ignored)$|^---- \S+ stdout ----$|^\s*thread '(?!main'|rustc')[A-Za-z_]\w*(?:::\w+)*'(?: \(\d+\))? panicked at /,
+    // cargo's own lines, and a Rust test thread's panic (rust-test-assertions.ts) however the tests were run
+    pattern: new RegExp(
+      `${/^\s+(?:Compiling|Checking|Documenting) \S+ v\d|^error\[E\d{4}\]|^test result: (?:ok|FAILED)\.|^\s+Finished `|^error: could not compile `|^test [\w:]+ \.\.\. (?:ok|FAILED|ignored)$|^---- \S+ stdout ----$/.source}|${TEST_THREAD_PANICKED}`,
+    ),
   },
   { tools: 'cargo clippy', pattern: /rust-clippy\/master|clippy::/ },
   { tools: 'gradlew mvn', pattern: /^> Task :|^BUILD (?:FAILED|SUCCESSFUL) in|^\[INFO\] (?:BUILD|Building |--- )|^(?:\[ERROR\]|Error:) +(?:Failed to execute goal|BUILD FAILURE$|COMPILATION ERROR :|Tests run: \d+, Failures: )|^FAILURE: Build failed|^\S+ > \S+\(\).* FAILED$|^\s+at (?:app\/\/)?org\.junit\./ },
