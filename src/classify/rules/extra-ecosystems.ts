@@ -20,7 +20,7 @@ export const EXTRA_ECOSYSTEM_RULES: Rule[] = [
     id: 'sbt-test-failed',
     type: 'Test Failure',
     tool: 'sbt',
-    linePattern: /^(?:\[\w+\] )*\[error\] (?:Failed: Total \d+, Failed [1-9]|Failed tests:$|\([^)]+\) sbt\.TestsFailedException: Tests unsuccessful)/,
+    linePattern: /^(?:\[[\w:. -]+\] )*\[error\] (?:Failed: Total \d+, Failed [1-9]|(?:java\.lang\.RuntimeException: )?Failed tests:$|\([^)]+\) sbt\.TestsFailedException: Tests unsuccessful)/,
     example: { command: 'sbt test', lines: ['[error] Failed: Total 3, Failed 1, Errors 0, Passed 2', '[error] (Test / test) sbt.TestsFailedException: Tests unsuccessful'] },
   },
   {

@@ -13,6 +13,7 @@ import { PYTHON_TEST_RULES } from './python-tests.js';
 import { QUALITY_RULES } from './quality-tools.js';
 import type { Rule } from './rule.js';
 import { RUNNER_ENVIRONMENT_RULES } from './runner-environment.js';
+import { OUTPUT_SIGNATURE_RULES } from './output-signatures.js';
 import { RUNTIME_MESSAGE_RULES } from './runtime-messages.js';
 import { SOURCED_BEFORE_TYPE_RULES, SOURCED_EARLY_RULES, SOURCED_RULES } from './sourced/index.js';
 import { TASK_NAME_RULES } from './task-names.js';
@@ -50,6 +51,7 @@ export const RULES: readonly Rule[] = [
   ...RUNTIME_MESSAGE_RULES,
   ...RUNTIME_RULES,
   ...SOURCED_RULES,
+  ...OUTPUT_SIGNATURE_RULES,
   ...TASK_NAME_RULES,
   ...FALLBACK_RULES,
 ];

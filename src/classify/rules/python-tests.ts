@@ -126,6 +126,16 @@ export const PYTHON_TEST_RULES: Rule[] = [
     example: { command: 'python -m pytest', lines: ["FAILED tests/test_app.py::test_metrics - KeyError: 'token'"] },
   },
   {
+    // A test that could not import what it needs: the summary line names the ImportError the exception rule leaves out.
+    id: 'pytest-summary-import',
+    type: 'Dependency Issues',
+    also: 'Test Failure',
+    tool: 'pytest',
+    commandPattern: CMD.pytest,
+    linePattern: /^(?:FAILED|ERROR) [^\s:]+(?:::[^\s:]+)+ - (?:ModuleNotFoundError: No module named |ImportError: )/,
+    example: { command: 'python -m pytest', lines: ["FAILED tests/test_manip.py::test_rotation - ModuleNotFoundError: No module named 'pydivsufsort'"] },
+  },
+  {
     id: 'pytest-summary-assertion',
     type: 'Assertion Error',
     also: 'Test Failure',

@@ -205,7 +205,7 @@ export const TEST_RUNNER_RULES: Rule[] = [
     // Node aborts (and dumps core) when its heap runs out: that is the runner's memory, an Environment Error. The
     // disarm holds for the rest of the step, so a later crash in the same step goes unlabelled (rare, accepted).
     disarmPattern: NODE_HEAP_EXHAUSTED,
-    linePattern: /Segmentation fault|\(core dumped\)|\*\*\*Exception: SegFault|\(SEGFAULT\)$|^Fatal Python error: |^(?:##\[error\])?Process completed with exit code 13[49]\.|SIGSEGV|SIGABRT|^Abort trap|^terminate called after throwing an instance of/,
+    linePattern: /Segmentation fault|\(core dumped\)|\*\*\*Exception: SegFault|\(SEGFAULT\)$|(?:^|[.FEsx])Fatal Python error: |^(?:##\[error\])?Process completed with exit code 13[49]\.|SIGSEGV|SIGABRT|^Abort trap|^terminate called after throwing an instance of/,
     context: { before: 2 },
     example: { command: 'python -m pytest', lines: ['Fatal Python error: Segmentation fault'] },
   },

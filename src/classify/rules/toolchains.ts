@@ -58,7 +58,7 @@ export const TOOLCHAIN_RULES: Rule[] = [
     type: 'Package Installation Error',
     also: 'Environment Error',
     tool: 'pip',
-    linePattern: /^error: externally-managed-environment$/,
+    linePattern: /^error: externally-managed-environment$|^× This environment is externally managed$/,
     example: { command: 'python3 -m pip install -r requirements.txt', lines: ['error: externally-managed-environment', '', '× This environment is externally managed'] },
   },
   {

@@ -32,7 +32,7 @@ export const SOURCED_CONFIGURATION_RULES = [
   // make: mirror/make:src/remake.c ('No rule to make target '%s'%s') and src/main.c ('No targets specified and no makefile found')
   sourced('make-no-rule-or-makefile', 'Configuration Error', "make", /^g?make(?:\[\d+\])?: \*\*\* No (?:rule to make target '[^']+'|targets specified and no makefile found)\.\s+Stop\.$/, "make: *** No rule to make target 'lint'.  Stop."),
   // npm: npm/cli:lib/commands/run-script.js ('Missing script: "${event}"'); pnpm/pnpm:exec/plugin-commands-script-runners/src/run.ts (ERR_PNPM_NO_SCRIPT); yarnpkg/yarn:src/reporters/lang/en.js (commandNotSpecified/'Command $0 not found.')
-  sourced('script-missing', 'Configuration Error', "npm", /^npm (?:ERR!|error) Missing script: \"[^\"]+\"|ERR_PNPM_NO_SCRIPT\b|^error Command \"[^\"]+\" not found\.$/, "npm error Missing script: \"lint\""),
+  sourced('script-missing', 'Configuration Error', "npm", /^npm (?:ERR!|error) Missing script: \"[^\"]+\"|^npm ERR! missing script: \S+$|ERR_PNPM_NO_SCRIPT\b|^error Command \"[^\"]+\" not found\.$/, "npm error Missing script: \"lint\""),
   // runner: actions/runner:src/Runner.Worker/ActionManager.cs ('An action could not be found at the URI ')
   sourced('action-download-not-found', 'Configuration Error', "runner", /An action could not be found at the URI '/, "##[error]An action could not be found at the URI 'https://api.github.com/repos/acme/deploy-action/tarball/v9'"),
   // runner: actions/runner:src/Sdk/DTObjectTemplating/ObjectTemplating/TemplateReader.cs & TemplateValidationErrors ('(Line: {0}, Col: {1}): {2}', 'Unexpected value '{0}'')

@@ -65,7 +65,7 @@ export const SOURCED_PACKAGE_RULES = [
   // mix: hexpm/hex:lib/hex/remote_converger.ex
   sourced('hex-no-package', 'Package Installation Error', "mix", /^\*\* \(Mix\) No package with name \S+ \(from: \S+\) in registry/, "** (Mix) No package with name foo (from: mix.exs) in registry"),
   // vcpkg: microsoft/vcpkg-tool:locales/messages.json (BuildingPackageFailed, BuildResultBuildFailed)
-  sourced('vcpkg-build-failed', 'Package Installation Error', "vcpkg", /^error: building [^\s:]+:\S+ failed with: (?:BUILD_FAILED|POST_BUILD_CHECKS_FAILED|FILE_CONFLICTS|CASCADED_DUE_TO_MISSING_DEPENDENCIES|DOWNLOADED_SOURCES)/, "error: building zlib:x64-linux failed with: BUILD_FAILED"),
+  sourced('vcpkg-build-failed', 'Package Installation Error', "vcpkg", /^(?:error: building|Error: Building package) [^\s:]+:\S+ failed with: (?:BUILD_FAILED|POST_BUILD_CHECKS_FAILED|FILE_CONFLICTS|CASCADED_DUE_TO_MISSING_DEPENDENCIES|DOWNLOADED_SOURCES)/, "error: building zlib:x64-linux failed with: BUILD_FAILED"),
   // vcpkg: microsoft/vcpkg:scripts/buildsystems/vcpkg.cmake
   sourced('vcpkg-cmake-install-failed', 'Package Installation Error', "vcpkg", /vcpkg install failed\.\s+See logs for more information|^-- Running vcpkg install - failed$/, "  vcpkg install failed.  See logs for more information: /home/runner/work/app/build/vcpkg-manifest-install.log"),
   // yarn: yarnpkg/yarn:src/reporters/lang/en.js (fetchBadHashWithPath)

@@ -1,0 +1,98 @@
+import type { ErrorType } from '../../domain/error-types.js';
+import { fileLineFinding, type Rule } from './rule.js';
+
+/** A rule that reads a tool's output alone (no command), with one line the tool really prints as its example. */
+const signature = (id: string, type: ErrorType, tool: string, linePattern: RegExp, example: string, extra: Partial<Rule> = {}): Rule => ({
+  id,
+  type,
+  tool,
+  linePattern,
+  example: { command: './ci.sh', lines: [example] },
+  ...extra,
+});
+
+/**
+ * Output signatures from the twenty-second collection pass's tuning logs (issue 16): each is a message its tool
+ * prints in one fixed form, so it decides the type behind any wrapper command. Tried after the other corpus and
+ * sourced rules, so a line another rule knows keeps its reading.
+ */
+export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
+  // mypy's diagnostic with its error code in brackets after two spaces, as mypy alone prints it (no command needed).
+  signature('mypy-coded-error', 'Type Checking', 'mypy', /^(?:Error: )?(\S+?\.pyi?):(\d+):(?:(\d+):)? error: (.+?) {2}\[([a-z][a-z-]*)\]$/, 'tests/array.py:83: error: No overload variant of "__setitem__" of "ndarray" matches argument types "int", "Decimal"  [call-overload]', {
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4, code: 5 }),
+  }),
+  // GHC's type errors (`Couldn't match expected type ‘A’ with actual type ‘B’`, with or without the bullet).
+  signature('ghc-type-error', 'Type Checking', 'ghc', /^\s*(?:• )?Couldn't match (?:expected )?type [‘`']|^\s*(?:• )?No instance for [‘(]|^\s*(?:• )?Variable not in scope: /, "    • Couldn't match expected type ‘Exp Code’ with actual type ‘Code’"),
+  // Psalm's GitHub output format: `path:line:col: IssueType: message (see https://psalm.dev/NNN)`.
+  signature('psalm-issue', 'Type Checking', 'psalm', /^(?:Error: )?(\S+\.php):(\d+):(\d+): ([A-Z][A-Za-z]+): (.*) \(see https:\/\/psalm\.dev\/\d+\)$/, 'Error: lib/Service/App.php:315:48: InvalidArgument: Argument 1 of App::get expects string, but int provided (see https://psalm.dev/004)', {
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
+  }),
+  // Julia's Pkg resolver.
+  signature('julia-unsatisfiable', 'Dependency Issues', 'julia-pkg', /^(?:ERROR: (?:LoadError: )?)?Unsatisfiable requirements detected for package /, 'ERROR: Unsatisfiable requirements detected for package OpenBLAS_jll [4536629a]:'),
+  // Yarn Berry's frozen-lockfile check (YN0028 FROZEN_LOCKFILE_EXCEPTION): the lockfile does not match package.json.
+  signature('yarn-berry-frozen-lockfile', 'Dependency Issues', 'yarn', /➤ YN0028: /, '➤ YN0028: The lockfile would have been created by this install, which is explicitly forbidden.'),
+  // Rollup's native binary missing after an npm install (npm's optional-dependencies bug).
+  signature('npm-optional-dependency-missing', 'Dependency Issues', 'npm', /npm has a bug related to optional dependencies/, 'Error: Cannot find module @rollup/rollup-linux-x64-gnu. npm has a bug related to optional dependencies (https://github.com/npm/cli/issues/4828).'),
+  // Go's module loading under GOPATH-era and module-era go get.
+  signature('go-module-load-failed', 'Dependency Issues', 'go', /unable to detect version control system for \S+ path$|^go: error loading module requirements$|^(?:build \S+: )?cannot load [\w-]+(?:\.[\w-]+)+\/[\w./-]+: /, 'package code.google.com/p/go.net/context: unable to detect version control system for code.google.com/ path'),
+  // The runner cannot download an action at the ref the workflow names.
+  signature('action-download-failed', 'Configuration Error', 'runner', /Failed to download action '[^']+'\. Error:? Response status code does not indicate success: 404/, "##[warning]Failed to download action 'https://api.github.com/repos/acme/lint/tarball/vmaster'. Error Response status code does not indicate success: 404 (Not Found)."),
+  // An action's own action.yml the runner cannot load.
+  signature('action-manifest-invalid', 'Configuration Error', 'runner', /^(?:##\[error\]|Error: )?[\w.-]+\/[\w./-]+\/action\.ya?ml \(Line: \d+, Col: \d+\)/, "Error: acme/build-action/v1/action.yml (Line: 30, Col: 1): 'branding' is already defined"),
+  // `python -m pkg` when the package is not installed in the interpreter that runs it.
+  signature('python-m-module-missing', 'Dependency Issues', 'python', /Error while finding module specification for '[^']+' \(ModuleNotFoundError: No module named /, "/usr/local/bin/python: Error while finding module specification for 'app.main' (ModuleNotFoundError: No module named 'app')"),
+  // R CMD check's dependency check.
+  signature('r-check-packages-unavailable', 'Dependency Issues', 'R CMD check', /Packages? required but not available:/, '  Packages required but not available: dplyr, ggplot2'),
+  // Maven given something that is neither a phase nor a goal (a mangled -D option).
+  signature('maven-unknown-phase', 'Configuration Error', 'maven', /^\[ERROR\] Unknown lifecycle phase "/, '[ERROR] Unknown lifecycle phase ".skipTests=true". You must specify a valid lifecycle phase or a goal'),
+  // Setuptools built by a Python whose pkgutil lost ImpImporter (3.12): the installer itself is too old.
+  signature('pip-pkgutil-impimporter', 'Package Installation Error', 'pip', /AttributeError: module 'pkgutil' has no attribute 'ImpImporter'/, "AttributeError: module 'pkgutil' has no attribute 'ImpImporter'. Did you mean: 'zipimporter'?"),
+  // A C extension build on a Windows runner without the compiler.
+  signature('msvc-missing', 'Environment Error', 'setuptools', /error: Microsoft Visual C\+\+ 1\d\.\d or greater is required/, 'error: Microsoft Visual C++ 14.0 or greater is required. Get it with "Microsoft C++ Build Tools"'),
+  // CMake's find_program finding nothing on the runner.
+  signature('cmake-program-missing', 'Environment Error', 'cmake', /^\s*Could not find \w+ using the following names: /, '  Could not find PKGCONFIG using the following names: pkg-config'),
+  // Xcode's command-line tools missing on the macOS machine.
+  signature('xcode-tools-missing', 'Environment Error', 'xcode', /xcode-select: Failed to locate '[^']+', requesting installation of command line developer tools/, "xcode-select: Failed to locate 'clang', requesting installation of command line developer tools."),
+  // A preinstalled PHPUnit newer than the PHP the job selected.
+  signature('phpunit-php-too-old', 'Environment Error', 'phpunit', /^This version of PHPUnit requires PHP [\d.]+/, 'This version of PHPUnit requires PHP 5.6; using the latest version of PHP is highly recommended.'),
+  // Go's parser (gc prints `path:line[:col]: syntax error: ...`, and `non-declaration statement outside function body`).
+  signature('go-syntax-error', 'Syntax Error', 'go', /^(\S+\.go):(\d+)(?::(\d+))?: (syntax error: .+|non-declaration statement outside function body)$/, 'github.com/acme/app/api.go:447: non-declaration statement outside function body', {
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+  }),
+  // golangci-lint's text output (`path:line[:col]: message (linter)`), its linters named.
+  signature('golangci-lint-named-linter', 'Code Linting', 'golangci-lint', /^\s*(\S+\.go):(\d+)(?::(\d+))?: (.+) \((?:errcheck|govet|staticcheck|unused|gosimple|ineffassign|deadcode|varcheck|structcheck|golint|revive|gocritic|gosec|misspell|stylecheck|unconvert|goimports|lll|dupl|goconst|gocyclo|nakedret|prealloc|unparam|bodyclose|noctx|errorlint|exhaustive|nolintlint|whitespace|funlen|gocognit|nestif|godot|gomnd|exportloopref|scopelint|errname|forcetypeassert|gochecknoglobals)\)$/, '    server/main.go:13: Error return value of `http.ListenAndServe` is not checked (errcheck)', {
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+  }),
+  // go vet's composites check.
+  signature('go-vet-composites', 'Code Linting', 'go-vet', /^(\S+\.go):(\d+)(?::(\d+))?: (\S+ composite literal uses unkeyed fields)$/, 'services/a_test.go:36: github.com/acme/app/lib.Survey composite literal uses unkeyed fields', {
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+  }),
+  // SwiftLint's violations (`<Rule Name> Violation: message (rule_id)`), plain or as workflow commands.
+  signature('swiftlint-violation', 'Code Linting', 'swiftlint', /^(?:##\[(?:warning|error)\]|\S+\.swift:\d+(?::\d+)?: (?:warning|error): )(?:[A-Z][\w-]* )+Violation: .* \([a-z_]+\)$/, '##[warning]Cyclomatic Complexity Violation: Function should have complexity 15 or less: currently complexity equals 21 (cyclomatic_complexity)'),
+  // super-linter's per-language verdict (formatters have their own names).
+  signature('super-linter-format', 'Code Formatting', 'super-linter', /Found errors (?:when linting |in \[)\w*(?:BLACK|PRETTIER|ISORT|FORMAT|GOFMT|RUSTFMT|SHFMT)\w*\]?/, '[ERROR]   Found errors when linting PYTHON_BLACK. Exit code: 1.'),
+  signature('super-linter-lint', 'Code Linting', 'super-linter', /Found errors (?:when linting |in \[)[A-Z_]+\]?(?:\. Exit code: \d+| linter)/, '2025-10-04 17:26:57 [ERROR]   Found errors when linting MARKDOWN. Exit code: 1.'),
+  // scalafmt's check (sbt scalafmtCheck), its apostrophe sometimes HTML-escaped by the page it was copied from.
+  signature('scalafmt-check', 'Code Formatting', 'scalafmt', /isn(?:'|&#39;)t formatted properly!?$/, "[warn] /w/core/src/main/scala/App.scala isn't formatted properly!"),
+  // nbdev's clean check: the notebooks carry output or metadata nbdev_clean strips.
+  signature('nbdev-unstripped', 'Code Formatting', 'nbdev', /^!!! Detected unstripped out notebooks/, '!!! Detected unstripped out notebooks'),
+  // An anyhow/eyre error report with its backtrace: a Rust program that gave up.
+  signature('rust-error-backtrace', 'Runtime Error', 'rust', /^Stack backtrace:$/, 'Stack backtrace:', { context: { before: 2 } }),
+  // A .NET exception escaping with its stack (`System.XxxException: message` then `   at ...`).
+  signature('dotnet-unhandled-exception', 'Runtime Error', 'dotnet', /^(?:Unhandled [Ee]xception[.:] )?System\.(?:[A-Z]\w*\.)*[A-Z]\w*Exception: .+/, 'System.NullReferenceException: Object reference not set to an instance of an object.', { context: { after: 2 } }),
+  // Vitest failing a green run on errors it caught outside the tests.
+  signature('vitest-unhandled-errors', 'Runtime Error', 'vitest', /^Vitest caught \d+ unhandled errors? during the test run/, 'Vitest caught 1 unhandled error during the test run.'),
+  // Docs generators' own failures.
+  signature('docusaurus-link-unresolved', 'Doc/Docstring', 'docusaurus', /Docs markdown link couldn't be resolved: /, 'Error: Docs markdown link couldn\'t be resolved: (./setup.mdx) in "/w/docs/docs/intro.mdx" for version current'),
+  signature('sphinx-extension-error', 'Doc/Docstring', 'sphinx', /^sphinx\.errors\.ExtensionError: |^Sphinx parallel build error:$/, "sphinx.errors.ExtensionError: Handler <function process_docstring at 0x7f03371f0820> for event 'autodoc-process-docstring' threw an exception (exception: )"),
+  signature('r-check-undocumented', 'Doc/Docstring', 'R CMD check', /^\s*Undocumented (?:arguments in documentation object '|code objects:$|data sets:$|S4 (?:classes|methods):$)/, "   Undocumented arguments in documentation object 'show_ratemat'"),
+  // Test summaries and assertions of frameworks the other rules do not know.
+  signature('scalatest-tests-failed', 'Test Failure', 'scalatest', /\*\*\* \d+ TESTS? FAILED \*\*\*/, '[info] *** 1 TEST FAILED ***'),
+  signature('catch-summary-failed', 'Test Failure', 'catch', /^test cases:\s+\d+ \|\s+(?:\d+ passed \|\s+)?[1-9]\d* failed/, 'test cases:  4 |  3 passed | 1 failed'),
+  signature('shunit2-assert', 'Assertion Error', 'shunit2', /^ASSERT:(?:line \d+: )?.*expected:<.*> but was:<.*>$/, 'ASSERT:line 45: No parameter expected:<12:25:45> but was:<12:25:46>', { also: 'Test Failure' }),
+  signature('nbval-output-mismatch', 'Assertion Error', 'nbval', /^\s*assert reference_output == test_output failed/, ' assert reference_output == test_output failed:', { also: 'Test Failure' }),
+  signature('jest-snapshots-failed', 'Assertion Error', 'jest', /^\s*› \d+ snapshots? failed from \d+ test suites?\./, '     › 46 snapshots failed from 6 test suites. Inspect your code changes or run `yarn test -u` to update them.', { also: 'Test Failure' }),
+  signature('testthat-error-match', 'Assertion Error', 'testthat', /^Actual message: ".*"$/, 'Actual message: "y must have 1 element"', { also: 'Test Failure', previousPattern: /^Expected match: ".*"$/, example: { command: './ci.sh', lines: ['Expected match: "y must be an atomic vector"', 'Actual message: "y must have 1 element"'] } }),
+  signature('testthat-summary-failed', 'Test Failure', 'testthat', /^\[ FAIL [1-9]\d* \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$/, '[ FAIL 1 | WARN 0 | SKIP 5 | PASS 312 ]'),
+  signature('testthat-failure', 'Assertion Error', 'testthat', /^\s*(?:── )?Failure \('[^']+\.R:\d+(?::\d+)?'\): /, " Failure ('test-expect-header.R:120:5'): expect_header works with actual network too", { also: 'Test Failure' }),
+];
