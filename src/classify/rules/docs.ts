@@ -24,7 +24,7 @@ export const DOC_RULES: Rule[] = [
     id: 'doc-coverage-check',
     type: 'Doc/Docstring',
     tool: 'docs',
-    linePattern: /^┌ Error: \d+ docstrings? not included in the manual|^\s*Error in check_missing_topics\(|All topics must be included in reference index|Topics missing from index: |\d+ topics? missing from index: |└─pkgdown:::check_missing_topics\(/,
+    linePattern: /^┌ Error: \d+ docstrings? not included in the manual|^\s*Error in check_missing_topics\(|All topics must be included in reference index|Topics missing from index: |\b\d{1,6} topics? missing from index: |└─pkgdown:::check_missing_topics\(/,
     context: { after: 2 },
     example: { command: 'julia --project=docs docs/make.jl', lines: ['┌ Error: 3 docstrings not included in the manual:'] },
   },

@@ -46,7 +46,8 @@ describe('fifteenth pass', () => {
     ["an optional dependency's node-gyp failure beside a failed test", ['gyp ERR! build error', 'gyp ERR! not ok', 'npm WARN optional SKIPPING OPTIONAL DEPENDENCY: fsevents@1.2.4', 'Tests:       1 failed, 3 passed, 4 total'], ['Test Failure']],
     ['pytest run twice, once on no tests', ['=========================== no tests ran in 0.01s ============================', 'FAILED tests/test_calc.py::test_add - assert 1 == 2', '========================= 1 failed, 3 passed in 0.12s ========================='], ['Assertion Error', 'Test Failure']],
     ["a passing mypy's success line before the runner's exit line", ['Success: no issues found in 7 source files'], []],
-    ["GHC's own errors are no hlint hints", ['src/Main.hs:12:5: error:', '    • Variable not in scope: foo'], []],
+    // Since the twenty-second pass GHC's errors are type errors (output-signatures.ts); they are still no hlint hints.
+    ["GHC's own errors are no hlint hints", ['src/Main.hs:12:5: error:', '    • Variable not in scope: foo'], ['Type Checking']],
     ["Gradle's own `> ` lines are no block quote", ['> Task :app:compileJava', '> Task :app:test', 'BUILD SUCCESSFUL in 3s'], []],
     ["pytest's all-passed summary before another command's exit code", ['============================= 10 passed in 1.00s ==============================', 'FAIL Required test coverage of 80% not reached. Total coverage: 75.00%'], []],
     ["pip's success line before a later command's exit code", ['Successfully installed requests-2.32.3 urllib3-2.2.2', 'Running the report script'], []],
