@@ -21,6 +21,13 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   signature('mypy-coded-error', 'Type Checking', 'mypy', /^(?:Error: )?(\S+?\.pyi?):(\d+):(?:(\d+):)? error: (.+?) {2}\[([a-z][a-z-]*)\]$/, 'tests/array.py:83: error: No overload variant of "__setitem__" of "ndarray" matches argument types "int", "Decimal"  [call-overload]', {
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4, code: 5 }),
   }),
+  // mypy's diagnostic without the code (older mypy, or --hide-error-codes): `path.py:line: error: message`, which no
+  // other Python tool prints (pyright writes `path.py:line:col - error:`).
+  signature('mypy-plain-error', 'Type Checking', 'mypy', /^(?:Error: )?(\S+?\.pyi?):(\d+):(?:(\d+):)? error: (.+)$/, 'pynitrokey/updates.py:84: error: Name "re.Pattern" is not defined', {
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+  }),
+  // PHP's parse error with the file wrapped onto the next line (`... unexpected '[' in` / `path on line 20`).
+  signature('php-parse-error-wrapped', 'Syntax Error', 'php', /^(?:PHP )?Parse error:\s+syntax error, unexpected .* in\s*$/, "PHP Parse error:  syntax error, unexpected '[' in "),
   // GHC's type errors (`Couldn't match expected type ‘A’ with actual type ‘B’`, with or without the bullet).
   signature('ghc-type-error', 'Type Checking', 'ghc', /^\s*(?:• )?Couldn't match (?:expected )?type [‘`']|^\s*(?:• )?No instance for [‘(]|^\s*(?:• )?Variable not in scope: /, "    • Couldn't match expected type ‘Exp Code’ with actual type ‘Code’"),
   // Psalm's GitHub output format: `path:line:col: IssueType: message (see https://psalm.dev/NNN)`.
@@ -31,6 +38,10 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   signature('julia-unsatisfiable', 'Dependency Issues', 'julia-pkg', /^(?:ERROR: (?:LoadError: )?)?Unsatisfiable requirements detected for package /, 'ERROR: Unsatisfiable requirements detected for package OpenBLAS_jll [4536629a]:'),
   // Yarn Berry's frozen-lockfile check (YN0028 FROZEN_LOCKFILE_EXCEPTION): the lockfile does not match package.json.
   signature('yarn-berry-frozen-lockfile', 'Dependency Issues', 'yarn', /➤ YN0028: /, '➤ YN0028: The lockfile would have been created by this install, which is explicitly forbidden.'),
+  // Helm building a chart's dependencies whose repositories were never added.
+  signature('helm-repository-missing', 'Dependency Issues', 'helm', /^Error: no repository definition for /, "Error: no repository definition for https://kubernetes.github.io/kube-state-metrics. Please add the missing repos via 'helm repo add'", { also: 'Configuration Error' }),
+  // SwiftPM (xcodebuild -resolvePackageDependencies) unable to fetch a package.
+  signature('swiftpm-clone-failed', 'Dependency Issues', 'swiftpm', /Failed to clone repository https?:\/\/\S+:?$/, '▸ skipping cache due to an error: Failed to clone repository https://github.com/acme/Toast#spm:'),
   // Rollup's native binary missing after an npm install (npm's optional-dependencies bug).
   signature('npm-optional-dependency-missing', 'Dependency Issues', 'npm', /npm has a bug related to optional dependencies/, 'Error: Cannot find module @rollup/rollup-linux-x64-gnu. npm has a bug related to optional dependencies (https://github.com/npm/cli/issues/4828).'),
   // Go's module loading under GOPATH-era and module-era go get.
@@ -43,10 +54,20 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   signature('python-m-module-missing', 'Dependency Issues', 'python', /Error while finding module specification for '[^']+' \(ModuleNotFoundError: No module named /, "/usr/local/bin/python: Error while finding module specification for 'app.main' (ModuleNotFoundError: No module named 'app')"),
   // R CMD check's dependency check.
   signature('r-check-packages-unavailable', 'Dependency Issues', 'R CMD check', /Packages? required but not available:/, '  Packages required but not available: dplyr, ggplot2'),
+  // Codecov refusing a tokenless upload.
+  signature('codecov-token-required', 'Configuration Error', 'codecov', /"message":\s*"Token required because branch is protected"|Token required because branch is protected/, 'error - 2026-03-29 06:27:23,460 -- Upload queued for processing failed: {"message":"Token required because branch is protected"}'),
+  // A Docker image tag that does not exist (a Dockerfile's FROM, a container action's image).
+  signature('docker-manifest-unknown', 'Configuration Error', 'docker', /manifest for \S+ not found: manifest unknown/, 'manifest for alpine:0.0.0 not found: manifest unknown: manifest unknown'),
   // Maven given something that is neither a phase nor a goal (a mangled -D option).
   signature('maven-unknown-phase', 'Configuration Error', 'maven', /^\[ERROR\] Unknown lifecycle phase "/, '[ERROR] Unknown lifecycle phase ".skipTests=true". You must specify a valid lifecycle phase or a goal'),
   // Setuptools built by a Python whose pkgutil lost ImpImporter (3.12): the installer itself is too old.
   signature('pip-pkgutil-impimporter', 'Package Installation Error', 'pip', /AttributeError: module 'pkgutil' has no attribute 'ImpImporter'/, "AttributeError: module 'pkgutil' has no attribute 'ImpImporter'. Did you mean: 'zipimporter'?"),
+  // Terraform unable to reach its registry.
+  signature('terraform-registry-unreachable', 'Environment Error', 'terraform', /could not connect to registry\.terraform\.io|Failed to request discovery document: Get/, 'hashicorp/random: could not connect to registry.terraform.io: Failed to'),
+  // A JVM HTTP client's connect time-out (Gradle, Maven downloads).
+  signature('jvm-connect-timeout', 'Environment Error', 'jvm', /Connect to \S+ \[[^\]]+\] failed: Connect(?:ion)? timed out/, '> Connect to repo.example.org:80 [repo.example.org/217.146.69.16] failed: Connect timed out'),
+  // minikube giving up on its machine.
+  signature('minikube-guest-failed', 'Environment Error', 'minikube', /^X Exiting due to (?:GUEST_PROVISION|GUEST_START|HOST_\w+|PROVIDER_\w+_NOT_RUNNING): /, "X Exiting due to GUEST_PROVISION: Failed to start host: creating host: create: Error creating machine"),
   // A C extension build on a Windows runner without the compiler.
   signature('msvc-missing', 'Environment Error', 'setuptools', /error: Microsoft Visual C\+\+ 1\d\.\d or greater is required/, 'error: Microsoft Visual C++ 14.0 or greater is required. Get it with "Microsoft C++ Build Tools"'),
   // CMake's find_program finding nothing on the runner.
@@ -63,17 +84,24 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   signature('golangci-lint-named-linter', 'Code Linting', 'golangci-lint', /^\s*(\S+\.go):(\d+)(?::(\d+))?: (.+) \((?:errcheck|govet|staticcheck|unused|gosimple|ineffassign|deadcode|varcheck|structcheck|golint|revive|gocritic|gosec|misspell|stylecheck|unconvert|goimports|lll|dupl|goconst|gocyclo|nakedret|prealloc|unparam|bodyclose|noctx|errorlint|exhaustive|nolintlint|whitespace|funlen|gocognit|nestif|godot|gomnd|exportloopref|scopelint|errname|forcetypeassert|gochecknoglobals)\)$/, '    server/main.go:13: Error return value of `http.ListenAndServe` is not checked (errcheck)', {
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
   }),
+  // RuboCop's offenses (`path.rb:line:col: C: message`) without its command.
+  signature('rubocop-offense', 'Code Linting', 'rubocop', /^(\S+\.(?:rb|rake|gemspec|ru)):(\d+):(\d+): [CWEF]: (?:\[Correctable\] )?(.+)$/, 'spec/rails/matchers/status_spec.rb:105:13: C: Space missing to the left of {.', {
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+  }),
+  // ESLint's stylish line (`line:col  error  message  rule-id`) without its file header or command; eslint-plugin-prettier's
+  // rule is formatting, so it is left to the formatter rules.
+  signature('eslint-stylish-error', 'Code Linting', 'eslint', /^\s*\d+:\d+\s+error\s+.+?\s{2,}(?!prettier\/prettier$)(?:@[\w-]+\/)?[a-z][\w-]*(?:\/[\w-]+)*$/, "2:8  error  '_' is defined but never used  no-unused-vars"),
   // go vet's composites check.
   signature('go-vet-composites', 'Code Linting', 'go-vet', /^(\S+\.go):(\d+)(?::(\d+))?: (\S+ composite literal uses unkeyed fields)$/, 'services/a_test.go:36: github.com/acme/app/lib.Survey composite literal uses unkeyed fields', {
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
   }),
   // SwiftLint's violations (`<Rule Name> Violation: message (rule_id)`), plain or as workflow commands.
-  signature('swiftlint-violation', 'Code Linting', 'swiftlint', /^(?:##\[(?:warning|error)\]|\S+\.swift:\d+(?::\d+)?: (?:warning|error): )(?:[A-Z][\w-]* )+Violation: .* \([a-z_]+\)$/, '##[warning]Cyclomatic Complexity Violation: Function should have complexity 15 or less: currently complexity equals 21 (cyclomatic_complexity)'),
+  signature('swiftlint-violation', 'Code Linting', 'swiftlint', /^(?:##\[(?:warning|error)\]|Error: |\S+\.swift:\d+(?::\d+)?: (?:warning|error): )(?:[A-Z][\w-]* )+Violation: .* \([a-z_]+\)$/, '##[warning]Cyclomatic Complexity Violation: Function should have complexity 15 or less: currently complexity equals 21 (cyclomatic_complexity)'),
   // super-linter's per-language verdict (formatters have their own names).
   signature('super-linter-format', 'Code Formatting', 'super-linter', /Found errors (?:when linting |in \[)\w*(?:BLACK|PRETTIER|ISORT|FORMAT|GOFMT|RUSTFMT|SHFMT)\w*\]?/, '[ERROR]   Found errors when linting PYTHON_BLACK. Exit code: 1.'),
   signature('super-linter-lint', 'Code Linting', 'super-linter', /Found errors (?:when linting |in \[)[A-Z_]+\]?(?:\. Exit code: \d+| linter)/, '2025-10-04 17:26:57 [ERROR]   Found errors when linting MARKDOWN. Exit code: 1.'),
   // scalafmt's check (sbt scalafmtCheck), its apostrophe sometimes HTML-escaped by the page it was copied from.
-  signature('scalafmt-check', 'Code Formatting', 'scalafmt', /isn(?:'|&#39;)t formatted properly!?$/, "[warn] /w/core/src/main/scala/App.scala isn't formatted properly!"),
+  signature('scalafmt-check', 'Code Formatting', 'scalafmt', /isn(?:'|&#39;)t formatted properly!?$| has changes after scalafmt$|ScalafmtCheckFailure: \d+ Scala sources? not formatted/, "[warn] /w/core/src/main/scala/App.scala isn't formatted properly!"),
   // nbdev's clean check: the notebooks carry output or metadata nbdev_clean strips.
   signature('nbdev-unstripped', 'Code Formatting', 'nbdev', /^!!! Detected unstripped out notebooks/, '!!! Detected unstripped out notebooks'),
   // An anyhow/eyre error report with its backtrace: a Rust program that gave up.
@@ -84,9 +112,18 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   signature('vitest-unhandled-errors', 'Runtime Error', 'vitest', /^Vitest caught \d+ unhandled errors? during the test run/, 'Vitest caught 1 unhandled error during the test run.'),
   // Docs generators' own failures.
   signature('docusaurus-link-unresolved', 'Doc/Docstring', 'docusaurus', /Docs markdown link couldn't be resolved: /, 'Error: Docs markdown link couldn\'t be resolved: (./setup.mdx) in "/w/docs/docs/intro.mdx" for version current'),
+  // cargo doc (rustdoc) failing on a crate.
+  signature('cargo-doc-failed', 'Doc/Docstring', 'cargo', /^(?:error: )?[Cc]ould not document `[^`]+`\.?$/, 'Could not document `khronos_api`.'),
   signature('sphinx-extension-error', 'Doc/Docstring', 'sphinx', /^sphinx\.errors\.ExtensionError: |^Sphinx parallel build error:$/, "sphinx.errors.ExtensionError: Handler <function process_docstring at 0x7f03371f0820> for event 'autodoc-process-docstring' threw an exception (exception: )"),
   signature('r-check-undocumented', 'Doc/Docstring', 'R CMD check', /^\s*Undocumented (?:arguments in documentation object '|code objects:$|data sets:$|S4 (?:classes|methods):$)/, "   Undocumented arguments in documentation object 'show_ratemat'"),
   // Test summaries and assertions of frameworks the other rules do not know.
+  signature('ginkgo-failed-expectation', 'Assertion Error', 'ginkgo', /^\s*\[FAILED\] (?:Expected$|Expected\s|Unexpected error:)/, '  [FAILED] Expected', { also: 'Test Failure' }),
+  signature('testify-require-no-error', 'Assertion Error', 'go-test', /^\s*(?:\S+\.go:\d+: )?No error is expected but got /, '\tpachyderm_test.go:5255: No error is expected but got Get http://0.0.0.0:31800/file1: dial tcp: connection refused', { also: 'Test Failure' }),
+  signature('gocheck-assert', 'Assertion Error', 'gocheck', /^\.\.\. (?:value|obtained) \S+ = /, '... value *net.OpError = &net.OpError{Op:"dial"}', { also: 'Test Failure', previousPattern: /^\s*c\.(?:Assert|Check)\(/, example: { command: './ci.sh', lines: ['    c.Assert(err, IsNil)', '... value *net.OpError = &net.OpError{Op:"dial"}'] } }),
+  signature('junit-comparison-failure', 'Assertion Error', 'junit', /^(?:junit\.framework|org\.junit)\.ComparisonFailure: /, 'junit.framework.ComparisonFailure: expected:<06/04/10> but was:<4/10/06>', { also: 'Test Failure' }),
+  signature('surefire-test-failure-line', 'Test Failure', 'surefire', /^\S+\([\w.$]+\) {2}Time elapsed: [\d.]+ s(?:ec)? {2}<<< (?:FAILURE|ERROR)!$/, 'test1(net.java.amateras.xlsbeans.XLSBeansTest)  Time elapsed: 0.086 sec  <<< FAILURE!'),
+  // jest's own rule reads the bare line; the web view's `Error: ` prefix (annotations of a failed step) hides it.
+  signature('jest-snapshot-mismatch', 'Assertion Error', 'jest', /^(?:Error: )?\s*expect\((?:value|received)\)\.toMatchSnapshot\(\)$/, 'Error:      expect(received).toMatchSnapshot()', { also: 'Test Failure' }),
   signature('scalatest-tests-failed', 'Test Failure', 'scalatest', /\*\*\* \d+ TESTS? FAILED \*\*\*/, '[info] *** 1 TEST FAILED ***'),
   signature('catch-summary-failed', 'Test Failure', 'catch', /^test cases:\s+\d+ \|\s+(?:\d+ passed \|\s+)?[1-9]\d* failed/, 'test cases:  4 |  3 passed | 1 failed'),
   signature('shunit2-assert', 'Assertion Error', 'shunit2', /^ASSERT:(?:line \d+: )?.*expected:<.*> but was:<.*>$/, 'ASSERT:line 45: No parameter expected:<12:25:45> but was:<12:25:46>', { also: 'Test Failure' }),

@@ -68,3 +68,40 @@ describe('twenty-second pass: rules from real logs', () => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
 });
+
+/** The pass's third round (the same procedure, its own tuning misses). */
+describe('twenty-second pass, third round: rules from real logs', () => {
+  it.each([
+    ["mypy's lines without error codes", ['pynitrokey/updates.py:84: error: Name "re.Pattern" is not defined'], ['Type Checking']],
+    ["PHP's parse error with the file on the next line", ["PHP Parse error:  syntax error, unexpected '[' in ", '/home/travis/build/x/y/vendor/guzzlehttp/guzzle/src/functions.php on line 20'], ['Syntax Error']],
+    ["Helm's missing chart repositories", ["Error: no repository definition for , , , . Please add them via 'helm repo add'"], ['Configuration Error', 'Dependency Issues']],
+    ['SwiftPM unable to clone a package', ['[12:58:38]: ▸ skipping cache due to an error: Failed to clone repository https://github.com/acme/Toast#spm:'], ['Dependency Issues']],
+    ['Codecov wanting a token', ['error - 2026-03-29 06:27:23,460 -- Upload queued for processing failed: {"message":"Token required because branch is protected"}', '==> Failed to run upload-coverage'], ['Configuration Error']],
+    ['a Docker tag that does not exist', ['manifest for alpine:0.0.0 not found: manifest unknown: manifest unknown'], ['Configuration Error']],
+    ["Terraform's registry out of reach", ['Error: Failed to query available provider packages', 'hashicorp/random: could not connect to registry.terraform.io: Failed to'], ['Environment Error']],
+    ["a JVM client's connect time-out", ['            > Connect to nemp.planet.ee:80 [nemp.planet.ee/217.146.69.16] failed: Connect timed out'], ['Environment Error']],
+    ["minikube's machine that never started", ["X Exiting due to GUEST_PROVISION: Failed to start host: creating host: create: Error creating machine: Error in driver during machine creation: IP not available after waiting"], ['Environment Error']],
+    ["RuboCop's offenses without its command", ['spec/rspec/rails/matchers/have_http_status_spec.rb:105:13: C: Space missing to the left of {.', '      expect{ have_numeric_code.matches? response }.'], ['Code Linting']],
+    ["ESLint's stylish line without its header", ["2:8  error  '_' is defined but never used  no-unused-vars"], ['Code Linting']],
+    ['SwiftLint behind the web view prefix', ['Error: Line Length Violation: Line should be 200 characters or less: currently 444 characters (line_length)'], ['Code Linting']],
+    ["sbt-scalafmt's check", ['[error] /w/lang/Parser.scala has changes after scalafmt', '[error] com.lucidchart.sbt.scalafmt.ScalafmtCheckFailure: 2 Scala sources not formatted in lang:compile'], ['Code Formatting']],
+    ['cargo doc failing', ['Build failed, waiting for other jobs to finish...', 'Could not document `khronos_api`.'], ['Doc/Docstring']],
+    ["Gomega's failed expectation under Ginkgo", ['  [FAILED] Expected', '      <string>: "...o-qe/releas..."', '  to equal'], ['Assertion Error', 'Test Failure']],
+    ["testify's require.NoError", ['--- FAIL: TestService (73.01s)', '\tpachyderm_test.go:5255: No error is expected but got Get http://0.0.0.0:31800/file1: dial tcp 0.0.0.0:31800: getsockopt: connection refused'], ['Assertion Error', 'Test Failure']],
+    ["gocheck's failed assert", ['    c.Assert(err, IsNil)', '... value *net.OpError = &net.OpError{Op:"dial", Net:"tcp"} ("dial tcp [::1]:49628: connect: connection refused")', 'OOPS: 28 passed, 1 FAILED'], ['Assertion Error', 'Test Failure']],
+    ["JUnit 3's comparison failure", ['test1(net.java.amateras.xlsbeans.XLSBeansTest)  Time elapsed: 0.086 sec  <<< FAILURE!', 'junit.framework.ComparisonFailure: expected:<06/04/10> but was:<4/10/06>'], ['Assertion Error', 'Test Failure']],
+    ["jest's snapshot mismatch behind the web view prefix", ['Error:  FAIL src/app/components/Header/User.test.tsx', 'Error:    expect(received).toMatchSnapshot()'], ['Assertion Error', 'Test Failure']],
+  ] as const)('%s', async (_what, lines, expected) => {
+    expect(await tailTypes([...lines])).toEqual([...expected]);
+  });
+
+  it.each([
+    ["pyright's format is not mypy's", ['/w/app/a.py:12:5 - error: "foo" is not defined (reportUndefinedVariable)'], []],
+    ['a PHP parse error with its file on the line is the compiler rule', ["PHP Parse error:  syntax error, unexpected '}' in ./src/a.php on line 12"], ['Syntax Error']],
+    ["ESLint's parsing error keeps its type", ['  1:9  error  Parsing error: Unexpected token'], ['Syntax Error']],
+    ['a Ginkgo spec that passed', ['  [PASSED] in [It] at: /tmp/tests/build/build.go:1668'], []],
+    ['a connect time-out to a local server is no reachability verdict', ['Connect to localhost failed'], []],
+  ] as const)('only the right types: %s', async (_what, lines, expected) => {
+    expect(await tailTypes([...lines])).toEqual([...expected]);
+  });
+});
