@@ -91,6 +91,12 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   // ESLint's stylish line (`line:col  error  message  rule-id`) without its file header or command; eslint-plugin-prettier's
   // rule is formatting, so it is left to the formatter rules.
   signature('eslint-stylish-error', 'Code Linting', 'eslint', /^\s*\d+:\d+\s+error\s+.+?\s{2,}(?!prettier\/prettier$)(?:@[\w-]+\/)?[a-z][\w-]*(?:\/[\w-]+)*$/, "2:8  error  '_' is defined but never used  no-unused-vars"),
+  // cpplint (`path:line:  message  [category/name] [confidence]`), also behind ctest's test-number prefix.
+  signature('cpplint-violation', 'Code Linting', 'cpplint', /^(?:\d+: )?(\S+\.(?:c|cc|cpp|cxx|cu|h|hh|hpp|hxx)):(\d+):  (.+?)  \[[a-z_]+\/[a-z_+]+\] \[[1-5]\]$/, '3: /opt/src/config.hpp:85:  Lines should be <= 100 characters long  [whitespace/line_length] [2]', {
+    findingParser: fileLineFinding({ path: 1, line: 2, message: 3 }),
+  }),
+  // commitlint's verdict on a commit message.
+  signature('commitlint-problems', 'Code Linting', 'commitlint', /^✖ +found [1-9]\d* problems?, \d+ warnings?$/, '✖   found 2 problems, 0 warnings'),
   // go vet's composites check.
   signature('go-vet-composites', 'Code Linting', 'go-vet', /^(\S+\.go):(\d+)(?::(\d+))?: (\S+ composite literal uses unkeyed fields)$/, 'services/a_test.go:36: github.com/acme/app/lib.Survey composite literal uses unkeyed fields', {
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),

@@ -12,8 +12,8 @@ const corpus = loadCorpus();
 const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
 
 /**
- * Floors enforced on the evaluation half: the figures measured when the classifier was last changed (0.803 and 0.729
- * on the 2,627-log corpus with the learned fallback, 2026-12-04; the rules alone give 0.752 and 0.676), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
+ * Floors enforced on the evaluation half: the figures measured when the classifier was last changed (0.797 and 0.735
+ * on the 3,067-log corpus with the learned fallback, 2026-12-04; the rules alone give 0.747 and 0.681), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
  * is reached yet (see docs/classification.md). Raise these when the rules improve; never lower them to let a rule
  * change through. Re-anchored when the corpus grows: each collection pass's logs, before the rules written from its
  * tuning half, bring the evaluation half down (fifth pass 0.770 / 0.568 → 0.740 / 0.532, eighth 0.761 / 0.593 →
@@ -31,11 +31,13 @@ const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
  * 0.714; the twenty-first pass's first 225 logs (rules and model unchanged), 0.794 / 0.714 → 0.800 / 0.725 (rules alone
  * 0.748 / 0.669), their rules and the retrained fallback: 0.806 / 0.731 (rules alone 0.750 / 0.671); its last 110 logs,
  * 0.806 / 0.731 → 0.810 / 0.737 (rules alone 0.751 / 0.675), their rules and the fallback retrained with a threshold
- * kept only when it beats the best so far by 0.01: 0.803 / 0.729 (rules alone 0.752 / 0.676). The retrained model is
- * a little worse on the evaluation half than the one before it: re-anchored on the grown corpus, not lowered to let
- * a rule through.
+ * kept only when it beats the best so far by 0.01: 0.803 / 0.729 (rules alone 0.752 / 0.676); the twenty-second
+ * pass's first 309 logs, 0.803 / 0.729 → 0.794 / 0.724, their rules and the retrained fallback: 0.801 / 0.738; its
+ * next 99 logs, 0.801 / 0.738 → 0.798 / 0.737, their rules and the retrained fallback: 0.799 / 0.735; its last 32
+ * logs, 0.799 / 0.735 → 0.797 / 0.734, their rules and the retrained fallback: 0.797 / 0.735. The whole-log floor
+ * goes down with the corpus (its new logs are harder for the rules than the old ones), not to let a rule through.
  */
-const FLOORS = { evaluationFull: 0.8, evaluationTail: 0.72 } as const;
+const FLOORS = { evaluationFull: 0.79, evaluationTail: 0.73 } as const;
 
 /** A half's whole logs take 45-60 s on the 2-core CI machine under load (the suite's 60 s default is too tight). */
 const CORPUS_TIMEOUT_MS = 300_000;

@@ -105,3 +105,19 @@ describe('twenty-second pass, third round: rules from real logs', () => {
     expect(await tailTypes([...lines])).toEqual([...expected]);
   });
 });
+
+/** The pass's fourth round. */
+describe('twenty-second pass, fourth round: rules from real logs', () => {
+  it.each([
+    ['cpplint behind ctest', ['3: /opt/carma/src/motion/include/config.hpp:85:  Lines should be <= 100 characters long  [whitespace/line_length] [2]'], ['Code Linting']],
+    ["commitlint's verdict", ['⧗   input: Update README.md', '✖   message may not be empty [subject-empty]', '✖   type may not be empty [type-empty]', '✖   found 2 problems, 0 warnings'], ['Code Linting']],
+  ] as const)('%s', async (_what, lines, expected) => {
+    expect(await tailTypes([...lines])).toEqual([...expected]);
+  });
+
+  it.each([
+    ['commitlint with nothing to report', ['⧗   input: chore: update readme', '✔   found 0 problems, 0 warnings'], []],
+  ] as const)('only the right types: %s', async (_what, lines, expected) => {
+    expect(await tailTypes([...lines])).toEqual([...expected]);
+  });
+});
