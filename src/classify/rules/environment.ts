@@ -114,8 +114,9 @@ export const RUNTIME_RULES: Rule[] = [
     tool: 'python',
     yieldsTo: EXCEPTION_YIELDS,
     // Python's closing line (`ValueError: …`, `pkg.mod.CustomError`, a bare `Exception: …`); not JVM stack frames, not
-    // melos's `ScriptException` (a script's exit status, not an exception in the code).
-    linePattern: /^(?!AssertionError\b|ScriptException: The script \S+ failed to execute|org\.gradle\.|java\.|javax\.|kotlin\.|kotlinx\.|com\.android\.)((?:\w+\.)*(?:\w+(?:Error|Exception|Exit|Interrupt)|Exception))(?:: .*|$)/,
+    // melos's `ScriptException` (a script's exit status, not an exception in the code), not setuptools too old for
+    // Python 3.12's pkgutil (an installer failure, output-signatures.ts).
+    linePattern: /^(?!AssertionError\b|AttributeError: module 'pkgutil' has no attribute 'ImpImporter'|ScriptException: The script \S+ failed to execute|org\.gradle\.|java\.|javax\.|kotlin\.|kotlinx\.|com\.android\.)((?:\w+\.)*(?:\w+(?:Error|Exception|Exit|Interrupt)|Exception))(?:: .*|$)/,
     headerPattern: /^\s*File "([^"]+)", line (\d+)/,
     // Python prints it right under a traceback frame (an indented source or caret line); a JavaScript error a test
     // runner echoes from captured stderr (`stderr | …` then `TypeError: fetch failed`) follows no frame.

@@ -1,8 +1,9 @@
-import type { ErrorType } from '../../domain/error-types.js';
+import { ERROR_TYPES, type ErrorType as Type } from '../../domain/error-types.js';
+import { EXCEPTION_YIELDS } from './environment.js';
 import { fileLineFinding, type Rule } from './rule.js';
 
 /** A rule that reads a tool's output alone (no command), with one line the tool really prints as its example. */
-const signature = (id: string, type: ErrorType, tool: string, linePattern: RegExp, example: string, extra: Partial<Rule> = {}): Rule => ({
+const signature = (id: string, type: Type, tool: string, linePattern: RegExp, example: string, extra: Partial<Rule> = {}): Rule => ({
   id,
   type,
   tool,
@@ -10,6 +11,9 @@ const signature = (id: string, type: ErrorType, tool: string, linePattern: RegEx
   example: { command: './ci.sh', lines: [example] },
   ...extra,
 });
+
+/** A line that says what went wrong only when nothing else in the step does (a cache image that is not there yet). */
+const ONLY_WHEN_ALONE: Type[] = [...ERROR_TYPES];
 
 /**
  * Output signatures from the twenty-second collection pass's tuning logs (issue 16): each is a message its tool
@@ -31,7 +35,11 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   // GHC's type errors (`Couldn't match expected type ‘A’ with actual type ‘B’`, with or without the bullet).
   signature('ghc-type-error', 'Type Checking', 'ghc', /^\s*(?:• )?Couldn't match (?:expected )?type [‘`']|^\s*(?:• )?No instance for [‘(]|^\s*(?:• )?Variable not in scope: /, "    • Couldn't match expected type ‘Exp Code’ with actual type ‘Code’"),
   // Psalm's GitHub output format: `path:line:col: IssueType: message (see https://psalm.dev/NNN)`.
-  signature('psalm-issue', 'Type Checking', 'psalm', /^(?:Error: )?(\S+\.php):(\d+):(\d+): ([A-Z][A-Za-z]+): (.*) \(see https:\/\/psalm\.dev\/\d+\)$/, 'Error: lib/Service/App.php:315:48: InvalidArgument: Argument 1 of App::get expects string, but int provided (see https://psalm.dev/004)', {
+  signature('psalm-parse-error', 'Syntax Error', 'psalm', /^(?:Error: )?([^\s#]\S*\.php):(\d+):(\d+): ParseError: (.*) \(see https:\/\/psalm\.dev\/\d+\)$/, 'Error: src/a.php:12:5: ParseError: Syntax error, unexpected T_STRING (see https://psalm.dev/173)', {
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+  }),
+  // Its errors only (`Error: ` is the web view's `##[error]`; a `##[warning]` is not one).
+  signature('psalm-issue', 'Type Checking', 'psalm', /^(?:Error: )?([^\s#]\S*\.php):(\d+):(\d+): (?!ParseError:)([A-Z][A-Za-z]+): (.*) \(see https:\/\/psalm\.dev\/\d+\)$/, 'Error: lib/Service/App.php:315:48: InvalidArgument: Argument 1 of App::get expects string, but int provided (see https://psalm.dev/004)', {
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, code: 4, message: 5 }),
   }),
   // Julia's Pkg resolver.
@@ -40,8 +48,11 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   signature('yarn-berry-frozen-lockfile', 'Dependency Issues', 'yarn', /➤ YN0028: /, '➤ YN0028: The lockfile would have been created by this install, which is explicitly forbidden.'),
   // Helm building a chart's dependencies whose repositories were never added.
   signature('helm-repository-missing', 'Dependency Issues', 'helm', /^Error: no repository definition for /, "Error: no repository definition for https://kubernetes.github.io/kube-state-metrics. Please add the missing repos via 'helm repo add'", { also: 'Configuration Error' }),
-  // SwiftPM (xcodebuild -resolvePackageDependencies) unable to fetch a package.
-  signature('swiftpm-clone-failed', 'Dependency Issues', 'swiftpm', /Failed to clone repository https?:\/\/\S+:?$/, '▸ skipping cache due to an error: Failed to clone repository https://github.com/acme/Toast#spm:'),
+  // SwiftPM (xcodebuild -resolvePackageDependencies) unable to fetch a package; not its cache warning, after which it
+  // clones the package directly.
+  signature('swiftpm-clone-failed', 'Dependency Issues', 'swiftpm', /^\s*Failed to clone repository https?:\/\/\S+:?$/, '  Failed to clone repository https://github.com/acme/Toast#spm:', {
+    example: { command: './ci.sh', lines: ['xcodebuild: error: Could not resolve package dependencies:', '  Failed to clone repository https://github.com/acme/Toast#spm:'] },
+  }),
   // Rollup's native binary missing after an npm install (npm's optional-dependencies bug).
   signature('npm-optional-dependency-missing', 'Dependency Issues', 'npm', /npm has a bug related to optional dependencies/, 'Error: Cannot find module @rollup/rollup-linux-x64-gnu. npm has a bug related to optional dependencies (https://github.com/npm/cli/issues/4828).'),
   // Go's module loading under GOPATH-era and module-era go get.
@@ -55,9 +66,9 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   // R CMD check's dependency check.
   signature('r-check-packages-unavailable', 'Dependency Issues', 'R CMD check', /Packages? required but not available:/, '  Packages required but not available: dplyr, ggplot2'),
   // Codecov refusing a tokenless upload.
-  signature('codecov-token-required', 'Configuration Error', 'codecov', /"message":\s*"Token required because branch is protected"|Token required because branch is protected/, 'error - 2026-03-29 06:27:23,460 -- Upload queued for processing failed: {"message":"Token required because branch is protected"}'),
+  signature('codecov-token-required', 'Configuration Error', 'codecov', /Token required because branch is protected/, 'error - 2026-03-29 06:27:23,460 -- Upload queued for processing failed: {"message":"Token required because branch is protected"}'),
   // A Docker image tag that does not exist (a Dockerfile's FROM, a container action's image).
-  signature('docker-manifest-unknown', 'Configuration Error', 'docker', /manifest for \S+ not found: manifest unknown/, 'manifest for alpine:0.0.0 not found: manifest unknown: manifest unknown'),
+  signature('docker-manifest-unknown', 'Configuration Error', 'docker', /manifest for \S+ not found: manifest unknown/, 'manifest for alpine:0.0.0 not found: manifest unknown: manifest unknown', { yieldsTo: ONLY_WHEN_ALONE }),
   // Maven given something that is neither a phase nor a goal (a mangled -D option).
   signature('maven-unknown-phase', 'Configuration Error', 'maven', /^\[ERROR\] Unknown lifecycle phase "/, '[ERROR] Unknown lifecycle phase ".skipTests=true". You must specify a valid lifecycle phase or a goal'),
   // Setuptools built by a Python whose pkgutil lost ImpImporter (3.12): the installer itself is too old.
@@ -65,55 +76,72 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   // Terraform unable to reach its registry.
   signature('terraform-registry-unreachable', 'Environment Error', 'terraform', /could not connect to registry\.terraform\.io|Failed to request discovery document: Get/, 'hashicorp/random: could not connect to registry.terraform.io: Failed to'),
   // A JVM HTTP client's connect time-out (Gradle, Maven downloads).
-  signature('jvm-connect-timeout', 'Environment Error', 'jvm', /Connect to \S+ \[[^\]]+\] failed: Connect(?:ion)? timed out/, '> Connect to repo.example.org:80 [repo.example.org/217.146.69.16] failed: Connect timed out'),
+  signature('jvm-connect-timeout', 'Environment Error', 'jvm', /Connect to (?!(?:localhost|127\.0\.0\.1)[:\s])\S+ \[[^\]]+\] failed: Connect(?:ion)? timed out/, '> Connect to repo.example.org:80 [repo.example.org/217.146.69.16] failed: Connect timed out'),
   // minikube giving up on its machine.
   signature('minikube-guest-failed', 'Environment Error', 'minikube', /^X Exiting due to (?:GUEST_PROVISION|GUEST_START|HOST_\w+|PROVIDER_\w+_NOT_RUNNING): /, "X Exiting due to GUEST_PROVISION: Failed to start host: creating host: create: Error creating machine"),
   // A C extension build on a Windows runner without the compiler.
   signature('msvc-missing', 'Environment Error', 'setuptools', /error: Microsoft Visual C\+\+ 1\d\.\d or greater is required/, 'error: Microsoft Visual C++ 14.0 or greater is required. Get it with "Microsoft C++ Build Tools"'),
   // CMake's find_program finding nothing on the runner.
-  signature('cmake-program-missing', 'Environment Error', 'cmake', /^\s*Could not find \w+ using the following names: /, '  Could not find PKGCONFIG using the following names: pkg-config'),
+  signature('cmake-program-missing', 'Environment Error', 'cmake', /^\s*Could not find \w+ using the following names: /, '  Could not find PKGCONFIG using the following names: pkg-config', {
+    // find_library prints the same sentence for a library, which is a dependency, not a program on the machine.
+    previousPattern: /\(find_program\):$/,
+    example: { command: './ci.sh', lines: ['CMake Error at scripts/cmake/vcpkg_fixup_pkgconfig.cmake:279 (find_program):', '  Could not find PKGCONFIG using the following names: pkg-config'] },
+  }),
   // Xcode's command-line tools missing on the macOS machine.
   signature('xcode-tools-missing', 'Environment Error', 'xcode', /xcode-select: Failed to locate '[^']+', requesting installation of command line developer tools/, "xcode-select: Failed to locate 'clang', requesting installation of command line developer tools."),
   // A preinstalled PHPUnit newer than the PHP the job selected.
-  signature('phpunit-php-too-old', 'Environment Error', 'phpunit', /^This version of PHPUnit requires PHP [\d.]+/, 'This version of PHPUnit requires PHP 5.6; using the latest version of PHP is highly recommended.'),
+  signature('phpunit-php-too-old', 'Environment Error', 'phpunit', /^This version of PHPUnit requires PHP (?:>= ?)?[\d.]+/, 'This version of PHPUnit requires PHP 5.6; using the latest version of PHP is highly recommended.'),
   // Go's parser (gc prints `path:line[:col]: syntax error: ...`, and `non-declaration statement outside function body`).
   signature('go-syntax-error', 'Syntax Error', 'go', /^(\S+\.go):(\d+)(?::(\d+))?: (syntax error: .+|non-declaration statement outside function body)$/, 'github.com/acme/app/api.go:447: non-declaration statement outside function body', {
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
   }),
   // golangci-lint's text output (`path:line[:col]: message (linter)`), its linters named.
-  signature('golangci-lint-named-linter', 'Code Linting', 'golangci-lint', /^\s*(\S+\.go):(\d+)(?::(\d+))?: (.+) \((?:errcheck|govet|staticcheck|unused|gosimple|ineffassign|deadcode|varcheck|structcheck|golint|revive|gocritic|gosec|misspell|stylecheck|unconvert|goimports|lll|dupl|goconst|gocyclo|nakedret|prealloc|unparam|bodyclose|noctx|errorlint|exhaustive|nolintlint|whitespace|funlen|gocognit|nestif|godot|gomnd|exportloopref|scopelint|errname|forcetypeassert|gochecknoglobals)\)$/, '    server/main.go:13: Error return value of `http.ListenAndServe` is not checked (errcheck)', {
+  signature('golangci-lint-named-linter', 'Code Linting', 'golangci-lint', /^\s*(\S+\.go):(\d+)(?::(\d+))?: (.+) \((?:errcheck|govet|staticcheck|unused|gosimple|ineffassign|deadcode|varcheck|structcheck|golint|revive|gocritic|gosec|misspell|stylecheck|unconvert|lll|dupl|goconst|gocyclo|nakedret|prealloc|unparam|bodyclose|noctx|errorlint|exhaustive|nolintlint|whitespace|funlen|gocognit|nestif|godot|gomnd|exportloopref|scopelint|errname|forcetypeassert|gochecknoglobals)\)$/, '    server/main.go:13: Error return value of `http.ListenAndServe` is not checked (errcheck)', {
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
   }),
   // RuboCop's offenses (`path.rb:line:col: C: message`) without its command.
   signature('rubocop-offense', 'Code Linting', 'rubocop', /^(\S+\.(?:rb|rake|gemspec|ru)):(\d+):(\d+): [CWEF]: (?:\[Correctable\] )?(.+)$/, 'spec/rails/matchers/status_spec.rb:105:13: C: Space missing to the left of {.', {
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
   }),
-  // ESLint's stylish line (`line:col  error  message  rule-id`) without its file header or command; eslint-plugin-prettier's
-  // rule is formatting, so it is left to the formatter rules.
-  signature('eslint-stylish-error', 'Code Linting', 'eslint', /^\s*\d+:\d+\s+error\s+.+?\s{2,}(?!prettier\/prettier$)(?:@[\w-]+\/)?[a-z][\w-]*(?:\/[\w-]+)*$/, "2:8  error  '_' is defined but never used  no-unused-vars"),
+  // ESLint's stylish line (`line:col  error  message  rule-id`) without its file header or command; not
+  // eslint-plugin-prettier's rule, which reports formatting (this rule leaves that line to the others).
+  signature('eslint-stylish-error', 'Code Linting', 'eslint', /^\s*\d+:\d+ +error {2,}\S(?:.*\S)? {2,}(?!prettier\/prettier$)(?:@[\w-]+\/)?[a-z][\w-]*(?:\/[\w-]+)*$/, "2:8  error  '_' is defined but never used  no-unused-vars"),
   // cpplint (`path:line:  message  [category/name] [confidence]`), also behind ctest's test-number prefix.
   signature('cpplint-violation', 'Code Linting', 'cpplint', /^(?:\d+: )?(\S+\.(?:c|cc|cpp|cxx|cu|h|hh|hpp|hxx)):(\d+):  (.+?)  \[[a-z_]+\/[a-z_+]+\] \[[1-5]\]$/, '3: /opt/src/config.hpp:85:  Lines should be <= 100 characters long  [whitespace/line_length] [2]', {
     findingParser: fileLineFinding({ path: 1, line: 2, message: 3 }),
   }),
   // commitlint's verdict on a commit message.
   signature('commitlint-problems', 'Code Linting', 'commitlint', /^✖ +found [1-9]\d* problems?, \d+ warnings?$/, '✖   found 2 problems, 0 warnings'),
+  // golangci-lint's formatters (`File is not \`gofmt\`-ed`, gci, goimports, gofumpt) report formatting.
+  signature('golangci-lint-formatter', 'Code Formatting', 'golangci-lint', /^\s*(\S+\.go):(\d+)(?::(\d+))?: (.+) \((?:gofmt|gofumpt|goimports|gci)\)$/, 'main.go:5: File is not `goimports`-ed (goimports)', {
+    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
+  }),
   // go vet's composites check.
   signature('go-vet-composites', 'Code Linting', 'go-vet', /^(\S+\.go):(\d+)(?::(\d+))?: (\S+ composite literal uses unkeyed fields)$/, 'services/a_test.go:36: github.com/acme/app/lib.Survey composite literal uses unkeyed fields', {
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
   }),
   // SwiftLint's violations (`<Rule Name> Violation: message (rule_id)`), plain or as workflow commands.
-  signature('swiftlint-violation', 'Code Linting', 'swiftlint', /^(?:##\[(?:warning|error)\]|Error: |\S+\.swift:\d+(?::\d+)?: (?:warning|error): )(?:[A-Z][\w-]* )+Violation: .* \([a-z_]+\)$/, '##[warning]Cyclomatic Complexity Violation: Function should have complexity 15 or less: currently complexity equals 21 (cyclomatic_complexity)'),
+  // Errors only (bare, the runner having taken its `##[error]`; or behind the web view's `Error: `): without --strict a
+  // warning fails nothing, and SwiftLint often runs inside a build that failed for another reason. Its summary says
+  // when violations were serious.
+  signature('swiftlint-violation', 'Code Linting', 'swiftlint', /^(?:##\[error\]|Error: |\S+\.swift:\d+(?::\d+)?: error: )?(?:[A-Z][\w-]* )+Violation: .* \([a-z_]+\)$/, 'Error: Line Length Violation: Line should be 200 characters or less: currently 444 characters (line_length)'),
+  signature('swiftlint-serious', 'Code Linting', 'swiftlint', /^Done linting! Found \d+ violations?, [1-9]\d* serious in \d+ files?\.$/, 'Done linting! Found 3 violations, 2 serious in 40 files.'),
   // super-linter's per-language verdict (formatters have their own names).
-  signature('super-linter-format', 'Code Formatting', 'super-linter', /Found errors (?:when linting |in \[)\w*(?:BLACK|PRETTIER|ISORT|FORMAT|GOFMT|RUSTFMT|SHFMT)\w*\]?/, '[ERROR]   Found errors when linting PYTHON_BLACK. Exit code: 1.'),
+  signature('super-linter-format', 'Code Formatting', 'super-linter', /Found errors (?:when linting |in \[)\w*(?:BLACK|PRETTIER|ISORT|FORMAT|FMT|RUST_20\d\d)\w*\]?/, '[ERROR]   Found errors when linting PYTHON_BLACK. Exit code: 1.'),
   signature('super-linter-lint', 'Code Linting', 'super-linter', /Found errors (?:when linting |in \[)[A-Z_]+\]?(?:\. Exit code: \d+| linter)/, '2025-10-04 17:26:57 [ERROR]   Found errors when linting MARKDOWN. Exit code: 1.'),
   // scalafmt's check (sbt scalafmtCheck), its apostrophe sometimes HTML-escaped by the page it was copied from.
   signature('scalafmt-check', 'Code Formatting', 'scalafmt', /isn(?:'|&#39;)t formatted properly!?$| has changes after scalafmt$|ScalafmtCheckFailure: \d+ Scala sources? not formatted/, "[warn] /w/core/src/main/scala/App.scala isn't formatted properly!"),
   // nbdev's clean check: the notebooks carry output or metadata nbdev_clean strips.
   signature('nbdev-unstripped', 'Code Formatting', 'nbdev', /^!!! Detected unstripped out notebooks/, '!!! Detected unstripped out notebooks'),
   // An anyhow/eyre error report with its backtrace: a Rust program that gave up.
-  signature('rust-error-backtrace', 'Runtime Error', 'rust', /^Stack backtrace:$/, 'Stack backtrace:', { context: { before: 2 } }),
-  // A .NET exception escaping with its stack (`System.XxxException: message` then `   at ...`).
-  signature('dotnet-unhandled-exception', 'Runtime Error', 'dotnet', /^(?:Unhandled [Ee]xception[.:] )?System\.(?:[A-Z]\w*\.)*[A-Z]\w*Exception: .+/, 'System.NullReferenceException: Object reference not set to an instance of an object.', { context: { after: 2 } }),
+  signature('rust-error-backtrace', 'Runtime Error', 'rust', /^Stack backtrace:$/, 'Stack backtrace:', { context: { before: 2 }, yieldsTo: EXCEPTION_YIELDS }),
+  // A .NET exception with its stack: the first `   at ...` frame under `System.XxxException: message`.
+  signature('dotnet-unhandled-exception', 'Runtime Error', 'dotnet', /^ {3}at \S+/, '   at GitVersion.GitObject..ctor(GitObject innerGitObject)', {
+    previousPattern: /^(?:Unhandled [Ee]xception[.:] )?System\.(?:[A-Z]\w*\.)*[A-Z]\w*Exception: /,
+    context: { before: 1 },
+    yieldsTo: EXCEPTION_YIELDS,
+    example: { command: './ci.sh', lines: ['System.NullReferenceException: Object reference not set to an instance of an object.', '   at GitVersion.GitObject..ctor(GitObject innerGitObject) in D:\\a\\GitObject.cs:line 12'] },
+  }),
   // Vitest failing a green run on errors it caught outside the tests.
   signature('vitest-unhandled-errors', 'Runtime Error', 'vitest', /^Vitest caught \d+ unhandled errors? during the test run/, 'Vitest caught 1 unhandled error during the test run.'),
   // Docs generators' own failures.
@@ -131,8 +159,8 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   // jest's own rule reads the bare line; the web view's `Error: ` prefix (annotations of a failed step) hides it.
   signature('jest-snapshot-mismatch', 'Assertion Error', 'jest', /^(?:Error: )?\s*expect\((?:value|received)\)\.toMatchSnapshot\(\)$/, 'Error:      expect(received).toMatchSnapshot()', { also: 'Test Failure' }),
   signature('scalatest-tests-failed', 'Test Failure', 'scalatest', /\*\*\* \d+ TESTS? FAILED \*\*\*/, '[info] *** 1 TEST FAILED ***'),
-  signature('catch-summary-failed', 'Test Failure', 'catch', /^test cases:\s+\d+ \|\s+(?:\d+ passed \|\s+)?[1-9]\d* failed/, 'test cases:  4 |  3 passed | 1 failed'),
-  signature('shunit2-assert', 'Assertion Error', 'shunit2', /^ASSERT:(?:line \d+: )?.*expected:<.*> but was:<.*>$/, 'ASSERT:line 45: No parameter expected:<12:25:45> but was:<12:25:46>', { also: 'Test Failure' }),
+  signature('catch-summary-failed', 'Test Failure', 'catch', /^test cases:\s+\d+ \|\s+(?:\d+ passed \|\s+)?[1-9]\d* failed(?! as expected)/, 'test cases:  4 |  3 passed | 1 failed'),
+  signature('shunit2-assert', 'Assertion Error', 'shunit2', /^ASSERT:(?:line \d+: )?.*expected:<.*> but was:</, 'ASSERT:line 45: No parameter expected:<12:25:45> but was:<12:25:46>', { also: 'Test Failure' }),
   signature('nbval-output-mismatch', 'Assertion Error', 'nbval', /^\s*assert reference_output == test_output failed/, ' assert reference_output == test_output failed:', { also: 'Test Failure' }),
   signature('jest-snapshots-failed', 'Assertion Error', 'jest', /^\s*› \d+ snapshots? failed from \d+ test suites?\./, '     › 46 snapshots failed from 6 test suites. Inspect your code changes or run `yarn test -u` to update them.', { also: 'Test Failure' }),
   signature('testthat-error-match', 'Assertion Error', 'testthat', /^Actual message: ".*"$/, 'Actual message: "y must have 1 element"', { also: 'Test Failure', previousPattern: /^Expected match: ".*"$/, example: { command: './ci.sh', lines: ['Expected match: "y must be an atomic vector"', 'Actual message: "y must have 1 element"'] } }),

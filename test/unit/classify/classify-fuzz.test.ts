@@ -27,7 +27,7 @@ const LOG_LINES = [
 
 /** Units that make a backtracking pattern slow when repeated (ReDoS): runs the rules' own literals are made of. */
 const UNITS = ['1', 'a', ' ', ':', '/', '.', '-', '=', '_', '(', ')', '[', ']', ',', '"', "'", '\t', '>', '|', '#', '*', '%', 'a:', ': ', '::', 'a ', '1.', 'a/', 'a.', '1:', 'a::', 'a: ', '1 ', 'E ', 'a\\', '1%', '━', '█', '1/', 'a@', 'expected:<a> ', 'pip install a ', '> '];
-const PREFIXES = ['', 'FAILED ', 'ERROR ', 'E   ', 'E', '##[error]', 'error: ', 'Error: ', 'File "', 'Traceback ', '  File "x.py", line ', 'Process completed with exit code ', '> ', '[ERROR] A.b:1 ', 'failed to solve: process "/bin/sh -c ', "process didn't exit successfully: `", 'The command "', 'Error: Calling ', 'Segmentation fault      (core dumped) ', "The process '", 'The SDK directory ('];
+const PREFIXES = ['', 'FAILED ', 'ERROR ', 'E   ', 'E', '##[error]', 'error: ', 'Error: ', 'File "', 'Traceback ', '  File "x.py", line ', 'Process completed with exit code ', '> ', '[ERROR] A.b:1 ', 'failed to solve: process "/bin/sh -c ', "process didn't exit successfully: `", 'The command "', 'Error: Calling ', 'Segmentation fault      (core dumped) ', "The process '", 'The SDK directory (', '1:1 error ', 'ASSERT:'];
 
 interface Corpus {
   file: string;
