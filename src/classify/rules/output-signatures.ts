@@ -1,19 +1,6 @@
-import { ERROR_TYPES, type ErrorType as Type } from '../../domain/error-types.js';
+import { ERROR_TYPES } from '../../domain/error-types.js';
 import { EXCEPTION_YIELDS } from './environment.js';
-import { fileLineFinding, type Rule } from './rule.js';
-
-/** A rule that reads a tool's output alone (no command), with one line the tool really prints as its example. */
-const signature = (id: string, type: Type, tool: string, linePattern: RegExp, example: string, extra: Partial<Rule> = {}): Rule => ({
-  id,
-  type,
-  tool,
-  linePattern,
-  example: { command: './ci.sh', lines: [example] },
-  ...extra,
-});
-
-/** A line that says what went wrong only when nothing else in the step does (a cache image that is not there yet). */
-const ONLY_WHEN_ALONE: Type[] = [...ERROR_TYPES];
+import { fileLineFinding, outputRule as signature, type Rule } from './rule.js';
 
 /**
  * Output signatures from the twenty-second collection pass's tuning logs (issue 16): each is a message its tool
@@ -21,14 +8,10 @@ const ONLY_WHEN_ALONE: Type[] = [...ERROR_TYPES];
  * sourced rules, so a line another rule knows keeps its reading.
  */
 export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
-  // mypy's diagnostic with its error code in brackets after two spaces, as mypy alone prints it (no command needed).
-  signature('mypy-coded-error', 'Type Checking', 'mypy', /^(?:Error: )?(\S+?\.pyi?):(\d+):(?:(\d+):)? error: (.+?) {2}\[([a-z][a-z-]*)\]$/, 'tests/array.py:83: error: No overload variant of "__setitem__" of "ndarray" matches argument types "int", "Decimal"  [call-overload]', {
+  // mypy's diagnostic (`path.py:line: error: message`, its code in brackets after two spaces unless old or hidden),
+  // which no other Python tool prints (pyright writes `path.py:line:col - error:`).
+  signature('mypy-error-without-command', 'Type Checking', 'mypy', /^(?:Error: )?(\S+?\.pyi?):(\d+):(?:(\d+):)? error: (.+?)(?: {2}\[([a-z][a-z-]*)\])?$/, 'tests/array.py:83: error: No overload variant of "__setitem__" of "ndarray" matches argument types "int", "Decimal"  [call-overload]', {
     findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4, code: 5 }),
-  }),
-  // mypy's diagnostic without the code (older mypy, or --hide-error-codes): `path.py:line: error: message`, which no
-  // other Python tool prints (pyright writes `path.py:line:col - error:`).
-  signature('mypy-plain-error', 'Type Checking', 'mypy', /^(?:Error: )?(\S+?\.pyi?):(\d+):(?:(\d+):)? error: (.+)$/, 'pynitrokey/updates.py:84: error: Name "re.Pattern" is not defined', {
-    findingParser: fileLineFinding({ path: 1, line: 2, column: 3, message: 4 }),
   }),
   // PHP's parse error with the file wrapped onto the next line (`... unexpected '[' in` / `path on line 20`).
   signature('php-parse-error-wrapped', 'Syntax Error', 'php', /^(?:PHP )?Parse error:\s+syntax error, unexpected .* in\s*$/, "PHP Parse error:  syntax error, unexpected '[' in "),
@@ -67,8 +50,9 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   signature('r-check-packages-unavailable', 'Dependency Issues', 'R CMD check', /Packages? required but not available:/, '  Packages required but not available: dplyr, ggplot2'),
   // Codecov refusing a tokenless upload.
   signature('codecov-token-required', 'Configuration Error', 'codecov', /Token required because branch is protected/, 'error - 2026-03-29 06:27:23,460 -- Upload queued for processing failed: {"message":"Token required because branch is protected"}'),
-  // A Docker image tag that does not exist (a Dockerfile's FROM, a container action's image).
-  signature('docker-manifest-unknown', 'Configuration Error', 'docker', /manifest for \S+ not found: manifest unknown/, 'manifest for alpine:0.0.0 not found: manifest unknown: manifest unknown', { yieldsTo: ONLY_WHEN_ALONE }),
+  // A Docker image tag that does not exist (a Dockerfile's FROM, a container action's image); only when nothing else
+  // explains the step (a cache image that is not there yet is pulled with `|| true`).
+  signature('docker-manifest-unknown', 'Configuration Error', 'docker', /manifest for \S+ not found: manifest unknown/, 'manifest for alpine:0.0.0 not found: manifest unknown: manifest unknown', { yieldsTo: ERROR_TYPES }),
   // Maven given something that is neither a phase nor a goal (a mangled -D option).
   signature('maven-unknown-phase', 'Configuration Error', 'maven', /^\[ERROR\] Unknown lifecycle phase "/, '[ERROR] Unknown lifecycle phase ".skipTests=true". You must specify a valid lifecycle phase or a goal'),
   // Setuptools built by a Python whose pkgutil lost ImpImporter (3.12): the installer itself is too old.

@@ -72,3 +72,17 @@ export const fileLineFinding =
       ? { path, line, message: text, level }
       : { path, line, column, message: text, level };
   };
+
+/**
+ * A rule that reads a tool's output alone (no command pattern): its example is one line the tool prints, under a
+ * wrapper command, so nothing but the output decides; `extra` adds the other fields (a finding parser, `yieldsTo`, a
+ * longer example).
+ */
+export const outputRule = (id: string, type: ErrorType, tool: string, linePattern: RegExp, example: string, extra: Partial<Rule> = {}): Rule => ({
+  id,
+  type,
+  tool,
+  linePattern,
+  example: { command: './ci.sh', lines: [example] },
+  ...extra,
+});

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { tailTypes } from './tail-types.js';
 
+/** The rules read the lines (as a benchmark tail stores them) as exactly these types. */
+const readsAs = async (_what: string, lines: readonly string[], expected: readonly string[]): Promise<void> => {
+  expect(await tailTypes([...lines])).toEqual([...expected]);
+};
+
 /** Rules written from the twenty-second collection pass's tuning logs (issue 16); the lines are shaped after them. */
 describe('twenty-second pass: rules from real logs', () => {
   it.each([
@@ -52,9 +57,7 @@ describe('twenty-second pass: rules from real logs', () => {
     ["shunit2's assert", ['ASSERT:line 45: No parameter expected:<Mon 07 Jun 2021 12:25:45 AM UTC> but was:<Mon 07 Jun 2021 12:25:46 AM UTC>'], ['Assertion Error', 'Test Failure']],
     ["nbval's cell mismatch", ['Notebook cell execution failed', ' assert reference_output == test_output failed:'], ['Assertion Error', 'Test Failure']],
     ["jest's failed snapshots", ['     › 46 snapshots failed from 6 test suites. Inspect your code changes or run `yarn run test:ci -u` to update them.'], ['Assertion Error', 'Test Failure']],
-  ] as const)('%s', async (_what, lines, expected) => {
-    expect(await tailTypes([...lines])).toEqual([...expected]);
-  });
+  ] as const)('%s', readsAs);
 
   it.each([
     ['a diagnostic of a file that is not Python', ['notes.txt:3: error: bad value  [value]'], []],
@@ -72,9 +75,7 @@ describe('twenty-second pass: rules from real logs', () => {
     ['snapshots written, not failed', ['     › 2 snapshots written from 1 test suite.'], []],
     ['super-linter linting cleanly', ['2025-10-04 17:26:57 [INFO]   Successfully linted MARKDOWN.'], []],
     ["an ordinary pytest summary exception stays a runtime error", ["FAILED tests/test_app.py::test_metrics - KeyError: 'token'"], ['Runtime Error', 'Test Failure']],
-  ] as const)('only the right types: %s', async (_what, lines, expected) => {
-    expect(await tailTypes([...lines])).toEqual([...expected]);
-  });
+  ] as const)('only the right types: %s', readsAs);
 });
 
 /** The pass's third round (the same procedure, its own tuning misses). */
@@ -99,9 +100,7 @@ describe('twenty-second pass, third round: rules from real logs', () => {
     ["gocheck's failed assert", ['    c.Assert(err, IsNil)', '... value *net.OpError = &net.OpError{Op:"dial", Net:"tcp"} ("dial tcp [::1]:49628: connect: connection refused")', 'OOPS: 28 passed, 1 FAILED'], ['Assertion Error', 'Test Failure']],
     ["JUnit 3's comparison failure", ['test1(net.java.amateras.xlsbeans.XLSBeansTest)  Time elapsed: 0.086 sec  <<< FAILURE!', 'junit.framework.ComparisonFailure: expected:<06/04/10> but was:<4/10/06>'], ['Assertion Error', 'Test Failure']],
     ["jest's snapshot mismatch behind the web view prefix", ['Error:  FAIL src/app/components/Header/User.test.tsx', 'Error:    expect(received).toMatchSnapshot()'], ['Assertion Error', 'Test Failure']],
-  ] as const)('%s', async (_what, lines, expected) => {
-    expect(await tailTypes([...lines])).toEqual([...expected]);
-  });
+  ] as const)('%s', readsAs);
 
   it.each([
     ["pyright's format is not mypy's", ['/w/app/a.py:12:5 - error: "foo" is not defined (reportUndefinedVariable)'], []],
@@ -110,9 +109,7 @@ describe('twenty-second pass, third round: rules from real logs', () => {
     ['a Ginkgo spec that passed', ['  [PASSED] in [It] at: /tmp/tests/build/build.go:1668'], []],
     ['a connect time-out to a local server is no environment verdict (the exception is the last words)', ['org.apache.http.conn.ConnectTimeoutException: Connect to localhost:8080 [localhost/127.0.0.1] failed: Connect timed out'], ['Runtime Error']],
     ["SwiftPM's cache warning (it clones directly next)", ['warning: skipping cache due to an error: Failed to clone repository https://github.com/apple/swift-log.git:'], []],
-  ] as const)('only the right types: %s', async (_what, lines, expected) => {
-    expect(await tailTypes([...lines])).toEqual([...expected]);
-  });
+  ] as const)('only the right types: %s', readsAs);
 });
 
 /** The pass's fourth round. */
@@ -120,13 +117,9 @@ describe('twenty-second pass, fourth round: rules from real logs', () => {
   it.each([
     ['cpplint behind ctest', ['3: /opt/carma/src/motion/include/config.hpp:85:  Lines should be <= 100 characters long  [whitespace/line_length] [2]'], ['Code Linting']],
     ["commitlint's verdict", ['⧗   input: Update README.md', '✖   message may not be empty [subject-empty]', '✖   type may not be empty [type-empty]', '✖   found 2 problems, 0 warnings'], ['Code Linting']],
-  ] as const)('%s', async (_what, lines, expected) => {
-    expect(await tailTypes([...lines])).toEqual([...expected]);
-  });
+  ] as const)('%s', readsAs);
 
   it.each([
     ['commitlint with nothing to report', ['⧗   input: chore: update readme', '✔   found 0 problems, 0 warnings'], []],
-  ] as const)('only the right types: %s', async (_what, lines, expected) => {
-    expect(await tailTypes([...lines])).toEqual([...expected]);
-  });
+  ] as const)('only the right types: %s', readsAs);
 });
