@@ -150,4 +150,46 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   signature('testthat-error-match', 'Assertion Error', 'testthat', /^Actual message: ".*"$/, 'Actual message: "y must have 1 element"', { also: 'Test Failure', previousPattern: /^Expected match: ".*"$/, example: { command: './ci.sh', lines: ['Expected match: "y must be an atomic vector"', 'Actual message: "y must have 1 element"'] } }),
   signature('testthat-summary-failed', 'Test Failure', 'testthat', /^\[ FAIL [1-9]\d* \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$/, '[ FAIL 1 | WARN 0 | SKIP 5 | PASS 312 ]'),
   signature('testthat-failure', 'Assertion Error', 'testthat', /^\s*(?:── )?Failure \('[^']+\.R:\d+(?::\d+)?'\): /, " Failure ('test-expect-header.R:120:5'): expect_header works with actual network too", { also: 'Test Failure' }),
+  // Twenty-third pass.
+  // Python's faulthandler on Windows (the crash itself; `Fatal Python error` is read elsewhere).
+  signature('windows-fatal-exception', 'Runtime Error', 'python', /^Windows fatal exception: (?:access violation|stack overflow|code 0x[0-9a-fA-F]+|illegal instruction|in-page error|int divide by zero|floating point)/, 'Windows fatal exception: access violation'),
+  // Node 17+ (OpenSSL 3) refusing webpack 4's md4 hash: the build tool crashes.
+  signature('node-openssl-unsupported', 'Runtime Error', 'node', /error:0308010C:digital envelope routines::unsupported|code: 'ERR_OSSL_EVP_UNSUPPORTED'/, 'Error: error:0308010C:digital envelope routines::unsupported'),
+  // ruff's full output: a code with its fix marker, or a code line followed by its `--> file.py:line:col` pointer.
+  signature('ruff-fixable-diagnostic', 'Code Linting', 'ruff', /^[A-Z]{1,4}\d{3,4} \[\*\] \S/, 'I001 [*] Import block is un-sorted or un-formatted'),
+  signature('ruff-diagnostic-pointer', 'Code Linting', 'ruff', /^\s+--> \S+\.(?:py|pyi|ipynb):\d+:\d+$/, '  --> tests/test_feed.py:14:1', {
+    previousPattern: /^[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S/,
+    example: { command: './ci.sh', lines: ['F401 `os` imported but unused', '  --> app/main.py:1:8'] },
+  }),
+  // pip's closing line of a failed build subprocess's output (metadata, wheel, egg_info).
+  signature('pip-subprocess-output-end', 'Package Installation Error', 'pip', /^\s*\[end of output\]$/, '      [end of output]'),
+  // MSBuild running an npm/yarn/pnpm install that failed (the command on the line after `error MSB3073:`).
+  signature('msbuild-package-install-failed', 'Package Installation Error', 'msbuild', /^(?:.*error MSB3073: )?The command "(?:npm (?:ci|i|install)|yarn(?: install)?|pnpm (?:i|install))\b[^"]*" exited with code [1-9]\d*\./, 'The command "npm ci --prefer-offline --no-audit" exited with code 152.'),
+  // MSVC's linker cannot find a symbol or a library the build links against.
+  signature('msvc-link-unresolved', 'Dependency Issues', 'msvc-link', /: (?:fatal )?error LNK(?:2001|2019|1120|1181|1104): /, 'arrow.lib(tensor.cc.obj) : error LNK2019: unresolved external symbol __std_find_trivial_8 referenced in function f'),
+  // The installed .NET SDK is older than the target framework the project asks for.
+  signature('dotnet-sdk-too-old', 'Configuration Error', 'dotnet', /error NETSDK1045: The current \.NET SDK does not support targeting /, 'Error: /usr/share/dotnet/sdk/9.0.306/Sdks/Microsoft.NET.Sdk/targets/Microsoft.NET.TargetFrameworkInference.targets(166,5): error NETSDK1045: The current .NET SDK does not support targeting .NET 10.0.'),
+  // setup-java given a version it cannot parse.
+  signature('setup-java-invalid-version', 'Configuration Error', 'setup-java', /is not valid SemVer notation for a Java version/, "Error: The string '-457401206' is not valid SemVer notation for a Java version. Please check README file for code snippets and more detailed information"),
+  // A command-line parser (clap) told that an option has no value: the invocation is misconfigured.
+  signature('cli-option-value-missing', 'Configuration Error', 'clap', /^(?:\d+\.\d+ )?error: a value is required for '--?[\w-]+(?: <[^>]+>)?' but none was supplied/, "error: a value is required for '--target <TRIPLE>' but none was supplied"),
+  // Codecov's uploader throttled by the service.
+  signature('codecov-rate-limited', 'Environment Error', 'codecov', /error fetching the storage URL during POST: 429\b|Rate limit reached\. Please upload with the Codecov repository upload token/, "[2024-08-12T19:47:58.788Z] ['error'] There was an error running the uploader: Error uploading to https://codecov.io: Error: There was an error fetching the storage URL during POST: 429 - {'detail': 'Rate limit reached.'}", { yieldsTo: ERROR_TYPES }),
+  // cspell's findings and its summary with issues.
+  signature('cspell-unknown-word', 'Code Linting', 'cspell', /^(?:##\[error\]|Error: )?\S+:\d+:\d+ - Unknown word \(.+\)$|^CSpell: Files checked: \d+, Issues found: [1-9]\d* in \d+ files?/, '##[error]./.vscode/cspell.json:80:10 - Unknown word (adfs)'),
+  // yamllint's standard format (`  line:col  error  message  (rule)`) behind a Jenkins clock (without one, the ESLint
+  // problem rule already reads it as Code Linting).
+  signature('yamllint-error-line', 'Code Linting', 'yamllint', /^(?:\d\d:\d\d:\d\d)?\s+\d+:\d+\s+error\s+\S.*\s\([a-z][a-z-]*\)$/, '17:23:08    3:17      error    truthy value should be one of [false, true]  (truthy)'),
+  // MkDocs' warnings about a page's links (fatal under --strict); the run failed.
+  signature('mkdocs-doc-link-warning', 'Doc/Docstring', 'mkdocs', /^WARNING\s+-\s+Doc file '[^']+' contains (?:a link|an absolute link|an unrecognized relative link|a link to)/, "WARNING -  Doc file 'pages/input_types/jinja.md' contains a link '../argocd/docs/README.md', but the target 'pages/argocd/docs/README.md' is not found among documentation files."),
+  // LinkChecker's closing summary with errors.
+  signature('linkchecker-errors', 'Doc/Docstring', 'linkchecker', /^That's it\. \d+ links? in \d+ URLs? checked\. \d+ warnings? found\. [1-9]\d* errors? found\./, "That's it. 5557 links in 5593 URLs checked. 39 warnings found. 10 errors found."),
+  // Julia's Test summary table: its Fail and Error columns appear only when something failed.
+  signature('julia-test-summary-failed', 'Test Failure', 'julia-test', /^Test Summary:\s+\|(?:\s+Pass)?\s+(?:Fail|Error)\b/, 'Test Summary: | Pass  Fail  Broken  Total'),
+  // R loading a package that is not installed.
+  signature('r-package-not-installed', 'Dependency Issues', 'R', /there is no package called [‘'][\w.]+[’']/, '    there is no package called ‘pak’'),
+  // Bundler's lockfile lacks the runner's platform.
+  signature('bundler-platform-missing', 'Dependency Issues', 'bundler', /^Your bundle only supports platforms \[/, 'Your bundle only supports platforms ["aarch64-linux-gnu"] but your local'),
+  // Twisted trial's failed assertion.
+  signature('trial-fail-test', 'Assertion Error', 'trial', /^twisted\.trial\.unittest\.FailTest: /, 'twisted.trial.unittest.FailTest: Success result expected on <Deferred>, found failure result instead:', { also: 'Test Failure' }),
 ];
