@@ -15,13 +15,15 @@ function alternations(parts: readonly string[]): RegExp[] {
   let group: string[] = [];
   let length = 0;
   for (const part of parts) {
-    if (group.length > 0 && length + part.length + 1 > PREFILTER_SOURCE_CHARS) {
+    // Measured as a RegExp's source (it escapes `/`), the form V8's bound counts.
+    const size = new RegExp(part).source.length;
+    if (group.length > 0 && length + size + 1 > PREFILTER_SOURCE_CHARS) {
       groups.push(group);
       group = [];
       length = 0;
     }
     group.push(part);
-    length += part.length + 1;
+    length += size + 1;
   }
   if (group.length > 0) groups.push(group);
   return groups.map((alternatives) => new RegExp(alternatives.join('|')));

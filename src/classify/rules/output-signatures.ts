@@ -1,5 +1,6 @@
 import { ERROR_TYPES } from '../../domain/error-types.js';
 import { EXCEPTION_YIELDS } from './environment.js';
+import { locationFinding } from './rule-helpers.js';
 import { fileLineFinding, outputRule as signature, type Rule } from './rule.js';
 
 /**
@@ -155,11 +156,12 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   signature('windows-fatal-exception', 'Runtime Error', 'python', /^Windows fatal exception: (?:access violation|stack overflow|code 0x[0-9a-fA-F]+|illegal instruction|in-page error|int divide by zero|floating point)/, 'Windows fatal exception: access violation'),
   // Node 17+ (OpenSSL 3) refusing webpack 4's md4 hash: the build tool crashes.
   signature('node-openssl-unsupported', 'Runtime Error', 'node', /error:0308010C:digital envelope routines::unsupported|code: 'ERR_OSSL_EVP_UNSUPPORTED'/, 'Error: error:0308010C:digital envelope routines::unsupported'),
-  // ruff's full output: a code with its fix marker, or a code line followed by its `--> file.py:line:col` pointer.
-  signature('ruff-fixable-diagnostic', 'Code Linting', 'ruff', /^[A-Z]{1,4}\d{3,4} \[\*\] \S/, 'I001 [*] Import block is un-sorted or un-formatted'),
-  signature('ruff-diagnostic-pointer', 'Code Linting', 'ruff', /^\s+--> \S+\.(?:py|pyi|ipynb):\d+:\d+$/, '  --> tests/test_feed.py:14:1', {
-    previousPattern: /^[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S/,
-    example: { command: './ci.sh', lines: ['F401 `os` imported but unused', '  --> app/main.py:1:8'] },
+  // ruff's full output (the `ruff-full-violation` rule's) behind a wrapper: a code line, then its pointer to a Python file.
+  signature('ruff-full-without-command', 'Code Linting', 'ruff', /^\s*--> (\S+\.(?:py|pyi|ipynb))(?::cell \d+)?:(\d+):(\d+)$/, '  --> tests/test_feed.py:14:1', {
+    previousPattern: /^([A-Z]{1,5}\d{1,4}) (?:\[\*\] )?(.*)$/,
+    findingParser: locationFinding({ code: 1, message: 2 }),
+    context: { before: 1, after: 3 },
+    example: { command: './ci.sh', lines: ['I001 [*] Import block is un-sorted or un-formatted', '  --> tests/test_feed.py:14:1'] },
   }),
   // pip's closing line of a failed build subprocess's output (metadata, wheel, egg_info).
   signature('pip-subprocess-output-end', 'Package Installation Error', 'pip', /^\s*\[end of output\]$/, '      [end of output]'),
@@ -192,4 +194,8 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   signature('bundler-platform-missing', 'Dependency Issues', 'bundler', /^Your bundle only supports platforms \[/, 'Your bundle only supports platforms ["aarch64-linux-gnu"] but your local'),
   // Twisted trial's failed assertion.
   signature('trial-fail-test', 'Assertion Error', 'trial', /^twisted\.trial\.unittest\.FailTest: /, 'twisted.trial.unittest.FailTest: Success result expected on <Deferred>, found failure result instead:', { also: 'Test Failure' }),
+  // Its second round: pip's own words without pip 10's `ERROR: ` prefix (old pip, pipenv relaying them), and pip
+  // crashing inside its command runner.
+  signature('pip-no-distribution-bare', 'Package Installation Error', 'pip', /^\s*(?:No matching distribution found for|No distributions at all found for|Could not find any downloads that satisfy the requirement) \S/, 'No matching distribution found for pytest-cov (from -r /tmp/requirements.txt (line 1))'),
+  signature('pip-internal-crash', 'Package Installation Error', 'pip', /pip\/_internal\/cli\/base_command\.py", line \d+, in _main$/, '  File "/opt/hostedtoolcache/Python/3.7.10/x64/lib/python3.7/site-packages/pip/_internal/cli/base_command.py", line 180, in _main'),
 ];

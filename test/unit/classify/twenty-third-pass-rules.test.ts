@@ -44,3 +44,16 @@ describe('twenty-third pass: rules from real logs', () => {
     ["MkDocs' info about pages outside nav", ['INFO    -  The following pages exist in the docs directory, but are not included in the "nav" configuration:', '  - tags.md'], []],
   ] as const)('only the right types: %s', readsAs);
 });
+
+/** The pass's second round. */
+describe('twenty-third pass, second round: rules from real logs', () => {
+  it.each([
+    ["pipenv relaying pip's verdict", ['⠸An error occured while installing!', '  Could not find a version that satisfies the requirement pytest-cov (from -r /tmp/req.txt (line 1)) (from versions: )', 'No matching distribution found for pytest-cov (from -r /tmp/req.txt (line 1))'], ['Package Installation Error']],
+    ["pip 1.5's words", ['  No distributions at all found for mccabe<0.4,>=0.2.1 (from flake8->-r requirements.txt (line 2))', 'make: *** [.build/dev-requirements.timestamp] Error 1'], ['Package Installation Error']],
+    ['pip crashing inside its command runner', ['ERROR: Exception:', 'Traceback (most recent call last):', '  File "/opt/hostedtoolcache/Python/3.7.10/x64/lib/python3.7/site-packages/pip/_internal/cli/base_command.py", line 180, in _main', '    status = self.run(options, args)'], ['Package Installation Error']],
+  ] as const)('%s', readsAs);
+
+  it.each([
+    ["pip's words quoted mid-line", ['hint: "No matching distribution found for x" usually means a typo in requirements.txt'], []],
+  ] as const)('only the right types: %s', readsAs);
+});
