@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ALONGSIDE_FLOOR, chooseThresholds, NEVER } from '../../../scripts/train-learned-fallback/choose-thresholds.js';
+import type { HeldOut } from '../../../scripts/train-learned-fallback/samples.js';
+import { ERROR_TYPES, type ErrorType } from '../../../src/domain/error-types.js';
+
+const ASSERTION = ERROR_TYPES.indexOf('Assertion Error');
+/** A held-out reading: its labels, what the rules said, and the model's probability for Assertion Error. */
+const row = (labels: ErrorType[], rules: ErrorType[], p: number): HeldOut => ({ labels, rules, p: ERROR_TYPES.map((_, k) => (k === ASSERTION ? p : 0)) });
+const prior = ERROR_TYPES.map(() => 0.1);
+
+describe('learned fallback thresholds', () => {
+  it('adds a type beside rule labels only when the model finds it more likely than not', () => {
+    // Beside a rule's Test Failure, Assertion Error at p 0.45 is right 9 times in 10: a 0.4 would win on F1.
+    const rows = [
+      ...Array.from({ length: 9 }, () => row(['Test Failure', 'Assertion Error'], ['Test Failure'], 0.45)),
+      row(['Test Failure'], ['Test Failure'], 0.45),
+      row(['Assertion Error'], ['Assertion Error'], 0.9),
+      // With nothing from the rules, 0.45 is enough (alone 0.4): only the floor keeps 0.4 from `alongside`.
+      row(['Assertion Error'], [], 0.45),
+    ];
+    const choice = chooseThresholds(rows, prior)[ASSERTION];
+    expect(choice?.alone).toBe(0.4);
+    expect(choice?.alongside).toBe(NEVER);
+    expect(ALONGSIDE_FLOOR).toBe(0.5);
+  });
+
+  it('still adopts a threshold above the floor beside rule labels', () => {
+    const rows = [
+      ...Array.from({ length: 9 }, () => row(['Test Failure', 'Assertion Error'], ['Test Failure'], 0.75)),
+      row(['Test Failure'], ['Test Failure'], 0.2),
+      // `alongside` is never below `alone`, which needs readings the rules said nothing of.
+      row(['Assertion Error'], [], 0.65),
+    ];
+    expect(chooseThresholds(rows, prior)[ASSERTION]?.alongside).toBe(0.7);
+  });
+
+  it('adopts a lower threshold when no rule spoke only if it gains MIN_GAIN', () => {
+    const rows = [
+      ...Array.from({ length: 5 }, () => row(['Assertion Error'], [], 0.35)),
+      ...Array.from({ length: 5 }, () => row([], [], 0.35)),
+      ...Array.from({ length: 5 }, () => row(['Assertion Error'], [], 0.95)),
+    ];
+    // 0.9 catches 5 of 10 with no false positive (F1 0.667); 0.3 catches all 10 with 5 wrong (F1 0.8).
+    expect(chooseThresholds(rows, prior)[ASSERTION]?.alone).toBe(0.3);
+  });
+});
