@@ -198,4 +198,6 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   // crashing inside its command runner.
   signature('pip-no-distribution-bare', 'Package Installation Error', 'pip', /^\s*(?:No matching distribution found for|No distributions at all found for|Could not find any downloads that satisfy the requirement) \S/, 'No matching distribution found for pytest-cov (from -r /tmp/requirements.txt (line 1))'),
   signature('pip-internal-crash', 'Package Installation Error', 'pip', /pip\/_internal\/cli\/base_command\.py", line \d+, in _main$/, '  File "/opt/hostedtoolcache/Python/3.7.10/x64/lib/python3.7/site-packages/pip/_internal/cli/base_command.py", line 180, in _main'),
+  // Its third round: Kotlin 2's Compose compiler, which the build must now apply as a Gradle plugin.
+  signature('compose-compiler-plugin-required', 'Configuration Error', 'gradle', /Starting in Kotlin 2\.0, the Compose Compiler Gradle plugin is required\b/, 'com.android.builder.errors.EvalIssueException: Starting in Kotlin 2.0, the Compose Compiler Gradle plugin is required when compose is enabled. See the following link for more information: https://d.android.com/r/studio-ui/compose-compiler'),
 ];

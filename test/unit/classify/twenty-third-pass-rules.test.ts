@@ -57,3 +57,10 @@ describe('twenty-third pass, second round: rules from real logs', () => {
     ["pip's words quoted mid-line", ['hint: "No matching distribution found for x" usually means a typo in requirements.txt'], []],
   ] as const)('only the right types: %s', readsAs);
 });
+
+/** The pass's third round. */
+describe('twenty-third pass, third round: rules from real logs', () => {
+  it.each([
+    ["Kotlin 2's Compose compiler plugin missing", ['> Configure project :app', 'e: com.android.builder.errors.EvalIssueException: Starting in Kotlin 2.0, the Compose Compiler Gradle plugin is required when compose is enabled. See the following link for more information: https://d.android.com/r/studio-ui/compose-compiler', 'BUILD FAILED in 59s'], ['Configuration Error']],
+  ] as const)('%s', readsAs);
+});
