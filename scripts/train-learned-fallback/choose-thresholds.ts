@@ -36,8 +36,9 @@ const f1 = (c: Count): number => (c.tp === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp
  * Per type, the thresholds chosen for F1 over the held-out pre-rule readings: a reading's labels are the
  * rules' then, plus the model's types at or above `alone` when the rules said nothing, or at or above `alongside`
  * when they said something else. `alone` is chosen first (with `alongside` never), then `alongside` (at least
- * `alone`, above ALONGSIDE_FLOOR); going down from the highest, each is adopted only when it raises the F1 by MIN_GAIN over the best so far,
- * so a lower threshold (more labels) must pay for itself and on a near tie the higher threshold wins. Both stay
+ * `alone`, above ALONGSIDE_FLOOR); going down from the highest, each is adopted only when it raises the F1 by
+ * MIN_GAIN over the best so far, so a lower threshold (more labels) must pay for itself and on a near tie the higher
+ * threshold wins. Both stay
  * above `prior` (what the model says of output with no word it knows), so output it cannot read gets no label. A
  * type's F1 depends on its own thresholds only, so each type is chosen alone.
  */

@@ -1,10 +1,10 @@
 import { ERROR_TYPES } from '../../domain/error-types.js';
 import { EXCEPTION_YIELDS } from './environment.js';
-import { locationFinding } from './rule-helpers.js';
+import { RUFF_FULL_READING } from './python-quality.js';
 import { fileLineFinding, outputRule as signature, type Rule } from './rule.js';
 
 /**
- * Output signatures from the twenty-second collection pass's tuning logs (issue 16): each is a message its tool
+ * Output signatures from the twenty-second and twenty-third collection passes' tuning logs (issue 16): each is a message its tool
  * prints in one fixed form, so it decides the type behind any wrapper command. Tried after the other corpus and
  * sourced rules, so a line another rule knows keeps its reading.
  */
@@ -158,9 +158,7 @@ export const OUTPUT_SIGNATURE_RULES: readonly Rule[] = [
   signature('node-openssl-unsupported', 'Runtime Error', 'node', /error:0308010C:digital envelope routines::unsupported|code: 'ERR_OSSL_EVP_UNSUPPORTED'/, 'Error: error:0308010C:digital envelope routines::unsupported'),
   // ruff's full output (the `ruff-full-violation` rule's) behind a wrapper: a code line, then its pointer to a Python file.
   signature('ruff-full-without-command', 'Code Linting', 'ruff', /^\s*--> (\S+\.(?:py|pyi|ipynb))(?::cell \d+)?:(\d+):(\d+)$/, '  --> tests/test_feed.py:14:1', {
-    previousPattern: /^([A-Z]{1,5}\d{1,4}) (?:\[\*\] )?(.*)$/,
-    findingParser: locationFinding({ code: 1, message: 2 }),
-    context: { before: 1, after: 3 },
+    ...RUFF_FULL_READING,
     example: { command: './ci.sh', lines: ['I001 [*] Import block is un-sorted or un-formatted', '  --> tests/test_feed.py:14:1'] },
   }),
   // pip's closing line of a failed build subprocess's output (metadata, wheel, egg_info).

@@ -3,6 +3,16 @@ import { headerFinding, LOCATION_LINE, locationFinding, wholeFile } from './rule
 import { fileLineFinding, type Rule } from './rule.js';
 
 /** Python linters, formatters, type checkers, docstring tools and pre-commit hooks. */
+/**
+ * How ruff's `full` output is read at its ` --> path:line:col` line: the code and message on the line before it, the
+ * snippet after (shared with the output-only `ruff-full-without-command` rule).
+ */
+export const RUFF_FULL_READING = {
+  previousPattern: /^([A-Z]{1,5}\d{1,4}) (?:\[\*\] )?(.*)$/,
+  findingParser: locationFinding({ code: 1, message: 2 }),
+  context: { before: 1, after: 3 },
+} satisfies Partial<Rule>;
+
 export const PYTHON_QUALITY_RULES: Rule[] = [
   // Linters.
   {
@@ -54,9 +64,7 @@ export const PYTHON_QUALITY_RULES: Rule[] = [
     // snippet and `help: …` (crates/ruff/tests/snapshots/lint__output_format_full.snap at tag 0.12.9; 0.16 adds
     // the fix's diff after `help:`). Codes run to five letters (ASYNC100).
     linePattern: LOCATION_LINE,
-    previousPattern: /^([A-Z]{1,5}\d{1,4}) (?:\[\*\] )?(.*)$/,
-    findingParser: locationFinding({ code: 1, message: 2 }),
-    context: { before: 1, after: 3 },
+    ...RUFF_FULL_READING,
     example: {
       command: 'ruff check .',
       lines: ['F401 [*] `os` imported but unused', ' --> app/a.py:1:8', '  |', '1 | import os', '  |        ^^', '  |', 'help: Remove unused import: `os`'],

@@ -12,8 +12,8 @@ const corpus = loadCorpus();
 const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
 
 /**
- * Floors enforced on the evaluation half: the figures measured when the classifier was last changed (0.797 and 0.735
- * on the 3,067-log corpus with the learned fallback, 2026-12-04; the rules alone give 0.747 and 0.681), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
+ * Floors enforced on the evaluation half: the figures measured when the classifier was last changed (0.795 and 0.734
+ * on the 3,289-log corpus with the learned fallback, 2026-12-04; the rules alone give 0.746 and 0.683), rounded down. Issue 16 asks 0.85 for whole logs and 0.75 for the tails; neither
  * is reached yet (see docs/classification.md). Raise these when the rules improve; never lower them to let a rule
  * change through. Re-anchored when the corpus grows: each collection pass's logs, before the rules written from its
  * tuning half, bring the evaluation half down (fifth pass 0.770 / 0.568 → 0.740 / 0.532, eighth 0.761 / 0.593 →
@@ -34,7 +34,8 @@ const bySplit = (split: CorpusSplit) => corpus.filter((e) => e.split === split);
  * kept only when it beats the best so far by 0.01: 0.803 / 0.729 (rules alone 0.752 / 0.676); the twenty-second
  * pass's first 309 logs, 0.803 / 0.729 → 0.794 / 0.724, their rules and the retrained fallback: 0.801 / 0.738; its
  * next 99 logs, 0.801 / 0.738 → 0.798 / 0.737, their rules and the retrained fallback: 0.799 / 0.735; its last 32
- * logs, 0.799 / 0.735 → 0.797 / 0.734, their rules and the retrained fallback: 0.797 / 0.735. The whole-log floor
+ * logs, 0.799 / 0.735 → 0.797 / 0.734, their rules and the retrained fallback: 0.797 / 0.735; the twenty-third pass's 222 logs in three rounds,
+ * 0.797 / 0.735 → 0.789 / 0.730 before the first round's rules, 0.795 / 0.734 after the last. The whole-log floor
  * goes down with the corpus (its new logs are harder for the rules than the old ones), not to let a rule through.
  */
 const FLOORS = { evaluationFull: 0.79, evaluationTail: 0.73 } as const;

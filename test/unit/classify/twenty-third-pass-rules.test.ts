@@ -1,10 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { tailTypes } from './tail-types.js';
-
-/** The rules read the lines (as a benchmark tail stores them) as exactly these types. */
-const readsAs = async (_what: string, lines: readonly string[], expected: readonly string[]): Promise<void> => {
-  expect(await tailTypes([...lines])).toEqual([...expected]);
-};
+import { describe, it } from 'vitest';
+import { readsAs } from './tail-types.js';
 
 /** Rules written from the twenty-third collection pass's tuning logs (issue 16); the lines are shaped after them. */
 describe('twenty-third pass: rules from real logs', () => {
