@@ -161,6 +161,9 @@ describe('ci-replay submit / watch / show (real processes, real database)', () =
     const rows = [passing!, failing!];
     const file = join(dataDir, 'live.jsonl');
     await writeFile(file, `${rows.map((instance) => prediction(instance.id, instance.candidate)).join('\n')}\n`);
+    // The earlier tests' submissions are still queued: cancelled (as the REST cancel records it), so the worker ends
+    // them without replaying them and this test times only its own two.
+    await db.query('UPDATE "Submission" SET "cancelRequestedAt" = now() WHERE "cancelRequestedAt" IS NULL');
     const worker = spawn(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), 'worker'], { env: { ...env, WORKER_CONCURRENCY: '2' }, cwd: dataDir, stdio: 'ignore' });
     workers.push(worker);
     const live = await cli(['submit', '--run', 'live', file, '--watch', '--interval', '0.5']);
