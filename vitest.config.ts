@@ -1,8 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two groups, run one after the other:
- * - `suite`: everything but the fault campaigns, two files at a time;
+ * Three groups, run one after the other:
+ * - `suite` (test/unit/, test/integration/): two files at a time in two long-lived processes (`isolate: false`), so
+ *   the service's modules are loaded once per process instead of once per file (the unit tests: 90 s → 65 s here);
+ *   every file there builds its own dependencies (schema, queue prefix, folders) and restores what it changes;
+ * - `e2e` (test/e2e/): two files at a time, each in a fresh process, as these files start servers, workers and whole
+ *   campaigns;
  * - `faults` (test/faults/): campaigns that SIGKILL workers, stop Redis or Postgres and wait for 3-second leases and
  *   1.5-second queue locks to expire. They run last and one file at a time, so a busy neighbour on a 2-core machine
  *   cannot starve a worker's lock renewals and turn a timing margin into a false failure.
@@ -16,11 +20,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: ['test/faults/**'], maxWorkers: 2, sequence: { groupOrder: 0 } },
+        test: { name: 'suite', include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'], maxWorkers: 2, isolate: false, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
-        test: { name: 'faults', include: ['test/faults/**/*.test.ts'], maxWorkers: 1, sequence: { groupOrder: 1 } },
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], maxWorkers: 2, sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: { name: 'faults', include: ['test/faults/**/*.test.ts'], maxWorkers: 1, sequence: { groupOrder: 2 } },
       },
     ],
   },

@@ -26,7 +26,7 @@ import { pino } from 'pino';
 import { createNodeMiddleware, Probot } from 'probot';
 import { buildApp } from '../src/http/app.js';
 import { githubWebhookRoutes } from '../src/http/routes/github-webhooks.js';
-import createTestDatabase from '../test/support/global-setup.js';
+import { createTestDatabase } from '../test/support/global-setup.js';
 import { createTestEnv } from '../test/support/test-env.js';
 
 interface CannonResult {

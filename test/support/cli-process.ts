@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { projectRoot } from '../../src/paths.js';
 import { adminUrl } from './test-database.js';
+import { serviceEntry } from './service-entry.js';
 
 export interface CliResult {
   stdout: string;
@@ -36,7 +36,7 @@ export interface CliSandbox {
 /** Runs the CLI binary; a non-zero exit is a result, not an error (only a failure to spawn rejects). */
 export function runCli(args: string[], env: Record<string, string>, cwd: string, options: CliRunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), ...args], { env: { ...env, ...options.extraEnv }, cwd, maxBuffer: options.maxBuffer ?? 32 * 1024 * 1024 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, [...serviceEntry(), ...args], { env: { ...env, ...options.extraEnv }, cwd, maxBuffer: options.maxBuffer ?? 32 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -1;
       if (code === -1) reject(error);
       else resolve({ stdout, stderr, code });

@@ -1,8 +1,19 @@
 import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { buildForTests } from './test-build.js';
 import { TEST_DATABASE, adminUrl } from './test-database.js';
 
-/** Creates the test database once per test run; each test file then works in its own schema. */
-export default async function setup(): Promise<void> {
+/**
+ * Creates the test database once per test run (each test file then works in its own schema) and the test build the
+ * spawned CLI and worker processes run (test-build.ts).
+ */
+export default async function setup(project: TestProject): Promise<void> {
+  project.provide('testBuild', await buildForTests());
+  await createTestDatabase();
+}
+
+/** Creates the test database when it does not exist yet (the benches call it too). */
+export async function createTestDatabase(): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl() });
   await client.connect();
   try {

@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { projectRoot } from '../../src/paths.js';
+import { serviceEntry } from './service-entry.js';
 
 /** One line of the worker's pino output. */
 export type LogRecord = Record<string, unknown> & { msg?: string; level?: number };
 
 /**
- * The real `ci-replay worker` (src/main.ts through tsx) as a child process with the environment a test chose, so it
+ * The real `ci-replay worker` (the test build's src/main.js, test-build.ts) as a child process with the environment a test chose, so it
  * can be SIGKILLed or SIGTERMed like a production worker. Its pino log lines are parsed and kept.
  */
 export interface WorkerProcess {
@@ -20,7 +21,7 @@ export interface WorkerProcess {
 }
 
 export function startWorkerProcess(env: Record<string, string>): WorkerProcess {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', 'worker'], {
+  const child: ChildProcess = spawn(process.execPath, [...serviceEntry(), 'worker'], {
     cwd: projectRoot(),
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', LANG: 'C.UTF-8', NODE_ENV: 'test', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo, type Demo } from '../../../examples/build-demo.js';
-import { projectRoot } from '../../../src/paths.js';
 import { createCliSandbox, type CliResult, type CliRunOptions, type CliSandbox } from '../../support/cli-process.js';
 import { waitFor } from '../../support/wait-for.js';
+import { serviceEntry } from '../../support/service-entry.js';
 
 /** Campaigns from the command line (issue 18): submit a predictions file, resume it, watch the run, show a submission. */
 describe('ci-replay submit / watch / show (real processes, real database)', () => {
@@ -130,7 +130,7 @@ describe('ci-replay submit / watch / show (real processes, real database)', () =
     };
     await finish(demo.instances[0]!.id, 'passed', 'completed', 'passed');
     await finish(demo.instances[1]!.id, 'failed', 'completed', 'failed');
-    const child = spawn(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), 'watch', 'watched', '--interval', '0.2'], { env, cwd: dataDir });
+    const child = spawn(process.execPath, [...serviceEntry(), 'watch', 'watched', '--interval', '0.2'], { env, cwd: dataDir });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -164,7 +164,7 @@ describe('ci-replay submit / watch / show (real processes, real database)', () =
     // The earlier tests' submissions are still queued: cancelled (as the REST cancel records it), so the worker ends
     // them without replaying them and this test times only its own two.
     await db.query('UPDATE "Submission" SET "cancelRequestedAt" = now() WHERE "cancelRequestedAt" IS NULL');
-    const worker = spawn(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), 'worker'], { env: { ...env, WORKER_CONCURRENCY: '2' }, cwd: dataDir, stdio: 'ignore' });
+    const worker = spawn(process.execPath, [...serviceEntry(), 'worker'], { env: { ...env, WORKER_CONCURRENCY: '2' }, cwd: dataDir, stdio: 'ignore' });
     workers.push(worker);
     const live = await cli(['submit', '--run', 'live', file, '--watch', '--interval', '0.5']);
     worker.kill('SIGTERM');

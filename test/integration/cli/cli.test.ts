@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo, type Demo } from '../../../examples/build-demo.js';
 import { projectRoot } from '../../../src/paths.js';
 import { createCliSandbox, type CliResult, type CliSandbox } from '../../support/cli-process.js';
+import { serviceEntry } from '../../support/service-entry.js';
 
 const exec = promisify(execFile);
 
@@ -110,7 +111,7 @@ describe('the ci-replay CLI (real processes)', () => {
   });
 
   it('fails fast on bad configuration, naming the variable', async () => {
-    const result = await exec(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), 'migrate'], { env: { ...env, DATABASE_URL: 'mysql://nope', CI_BACKEND: 'cloud' } }).then(
+    const result = await exec(process.execPath, [...serviceEntry(), 'migrate'], { env: { ...env, DATABASE_URL: 'mysql://nope', CI_BACKEND: 'cloud' } }).then(
       () => ({ stderr: '', code: 0 }),
       (error: { stderr: string; code: number }) => error,
     );

@@ -4,10 +4,10 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemo } from '../../../examples/build-demo.js';
-import { projectRoot } from '../../../src/paths.js';
 import { DEFAULT_PERMISSIONS, startGithubSim, type GithubSim } from '../../support/github-sim/index.js';
 import { waitFor } from '../../support/wait-for.js';
 import { createCliSandbox, type CliResult, type CliSandbox } from '../../support/cli-process.js';
+import { serviceEntry } from '../../support/service-entry.js';
 
 interface Check {
   name: string;
@@ -66,7 +66,7 @@ describe('ci-replay doctor for the GitHub backend (simulator, real serve and doc
     });
     expect((await cli(['migrate'])).code).toBe(0);
     expect((await cli(['import', join(dataDir, 'examples', 'instances.jsonl')])).stdout).toContain('created 4');
-    server = spawn(process.execPath, [join(projectRoot(), 'bin', 'ci-replay.js'), 'serve'], { env, cwd: dataDir, stdio: 'ignore' });
+    server = spawn(process.execPath, [...serviceEntry(), 'serve'], { env, cwd: dataDir, stdio: 'ignore' });
     await waitFor(async () => ((await fetch(`${env.PUBLIC_URL}/healthz`).catch(() => null))?.ok === true ? true : undefined), { timeoutMs: 300_000, intervalMs: 500 });
   }, 600_000);
 
