@@ -1,13 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three groups, run one after the other:
- * - `suite` (test/unit/, test/integration/): two files at a time in two long-lived processes (`isolate: false`), so
- *   the service's modules are loaded once per process instead of once per file (the unit tests: 90 s → 65 s here);
- *   every file there builds its own dependencies (schema, queue prefix, folders) and restores what it changes;
- * - `e2e` (test/e2e/): two files at a time, each in a fresh process, as these files start servers, workers and whole
- *   campaigns;
- * - `faults` (test/faults/): campaigns that SIGKILL workers, stop Redis or Postgres and wait for 3-second leases and
+ * Two groups, run one after the other:
+ * - first `suite` and `e2e` together, two files at a time in all (one group: same maxWorkers and groupOrder), so a
+ *   heavy e2e file mostly runs beside light unit and integration files rather than beside another heavy one:
+ *   - `suite` (test/unit/, test/integration/) in long-lived processes (`isolate: false`): the service's modules are
+ *     loaded once per process instead of once per file (the unit tests: 90 s → 65 s here); every file there builds
+ *     its own dependencies (schema, queue prefix, folders) and restores what it changes;
+ *   - `e2e` (test/e2e/), each file in a fresh process, as these files start servers, workers and whole campaigns;
+ * - then `faults` (test/faults/): campaigns that SIGKILL workers, stop Redis or Postgres and wait for 3-second leases and
  *   1.5-second queue locks to expire. They run last and one file at a time, so a busy neighbour on a 2-core machine
  *   cannot starve a worker's lock renewals and turn a timing margin into a false failure.
  */
@@ -24,11 +25,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], maxWorkers: 2, sequence: { groupOrder: 1 } },
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], maxWorkers: 2, sequence: { groupOrder: 0 } },
       },
       {
         extends: true,
-        test: { name: 'faults', include: ['test/faults/**/*.test.ts'], maxWorkers: 1, sequence: { groupOrder: 2 } },
+        test: { name: 'faults', include: ['test/faults/**/*.test.ts'], maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
     ],
   },
