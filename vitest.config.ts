@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Two groups, run one after the other:
- * - first `suite` and `e2e` together, two files at a time in all (one group: same maxWorkers and groupOrder), so a
- *   heavy e2e file mostly runs beside light unit and integration files rather than beside another heavy one:
+ * - first `e2e` and `suite`, two files at a time in all (one group: same maxWorkers and groupOrder). Vitest orders a
+ *   group's files project by project, so the e2e files run first, beside each other, then the rest (measured: the
+ *   same time as two separate groups, 1,650 s for a clean-clone `.ci/run` here):
  *   - `suite` (test/unit/, test/integration/) in long-lived processes (`isolate: false`): the service's modules are
  *     loaded once per process instead of once per file (the unit tests: 90 s → 65 s here); every file there builds
  *     its own dependencies (schema, queue prefix, folders) and restores what it changes;

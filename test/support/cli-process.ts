@@ -33,7 +33,7 @@ export interface CliSandbox {
   destroy(): Promise<void>;
 }
 
-/** Runs the CLI binary; a non-zero exit is a result, not an error (only a failure to spawn rejects). */
+/** Runs the CLI (serviceEntry(): the test build's entry point; bin/ci-replay.js is closed-pipe.test.ts's); a non-zero exit is a result, not an error (only a failure to spawn rejects). */
 export function runCli(args: string[], env: Record<string, string>, cwd: string, options: CliRunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = execFile(process.execPath, [...serviceEntry(), ...args], { env: { ...env, ...options.extraEnv }, cwd, maxBuffer: options.maxBuffer ?? 32 * 1024 * 1024 }, (error, stdout, stderr) => {

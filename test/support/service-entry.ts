@@ -9,7 +9,10 @@ declare module 'vitest' {
   }
 }
 
-/** The arguments that start the service's entry point in a child process: the test build's, or src/main.ts through tsx outside a vitest run. */
+/**
+ * The arguments that start the service's entry point in a child process: the test build's (its inline source maps on,
+ * so stack traces name src/*.ts lines as under tsx), or src/main.ts through tsx outside a vitest run.
+ */
 export function serviceEntry(): string[] {
   let build: string | undefined;
   try {
@@ -17,5 +20,5 @@ export function serviceEntry(): string[] {
   } catch {
     build = undefined;
   }
-  return build === undefined ? ['--import', 'tsx', join(projectRoot(), 'src', 'main.ts')] : [join(build, 'src', 'main.js')];
+  return build === undefined ? ['--import', 'tsx', join(projectRoot(), 'src', 'main.ts')] : ['--enable-source-maps', join(build, 'src', 'main.js')];
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { transform } from 'esbuild';
 import { projectRoot } from '../../src/paths.js';
@@ -17,6 +17,7 @@ async function sourceFiles(dir: string): Promise<string[]> {
  * 1.2 s for `ci-replay --help` here), over the hundreds of processes the CLI, e2e and fault tests spawn.
  * The folder is named after the sources' digest under node_modules/.cache (projectRoot() still finds package.json
  * above it), so a run whose sources did not change reuses it and concurrent runs never write the same folder.
+ * Transpiling touches the sources only; a type error is tsc's to report (npm run check runs it first).
  */
 export async function buildForTests(): Promise<string> {
   const root = projectRoot();
@@ -42,5 +43,17 @@ export async function buildForTests(): Promise<string> {
     await rm(staging, { recursive: true, force: true });
     if (!existsSync(join(out, 'src', 'main.js'))) throw error;
   });
+  await removeStale(cache, out);
   return out;
+}
+
+/** Builds of other sources older than a day (about 9 MB each): removed, so editing src/ does not fill the cache. */
+async function removeStale(cache: string, keep: string): Promise<void> {
+  const dayAgo = Date.now() - 24 * 3600 * 1000;
+  for (const name of await readdir(cache)) {
+    const dir = join(cache, name);
+    if (dir === keep) continue;
+    const { mtimeMs } = await stat(dir);
+    if (mtimeMs < dayAgo) await rm(dir, { recursive: true, force: true });
+  }
 }

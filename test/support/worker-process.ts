@@ -7,8 +7,8 @@ import { serviceEntry } from './service-entry.js';
 export type LogRecord = Record<string, unknown> & { msg?: string; level?: number };
 
 /**
- * The real `ci-replay worker` (the test build's src/main.js, test-build.ts) as a child process with the environment a test chose, so it
- * can be SIGKILLed or SIGTERMed like a production worker. Its pino log lines are parsed and kept.
+ * The real `ci-replay worker` (serviceEntry(): the test build's src/main.js) as a child process with the environment
+ * a test chose, so it can be SIGKILLed or SIGTERMed like a production worker. Its pino log lines are parsed and kept.
  */
 export interface WorkerProcess {
   readonly pid: number;
