@@ -68,7 +68,7 @@ export function killGroup(pid: number, signal: NodeJS.Signals): void {
 /**
  * Runs a process in its own process group (detached), streaming its output by lines. On timeout or
  * abort the whole group gets SIGTERM, then SIGKILL after `killGraceMs`. Resolves once the process has
- * exited and its output is drained (background children holding the pipes are not waited for).
+ * exited and its output is drained (drainAfterExit: background children holding the pipes are not waited for).
  */
 export function spawnProcess(options: SpawnOptions): Promise<SpawnResult> {
   return new Promise((resolve) => {
@@ -83,8 +83,15 @@ export function spawnProcess(options: SpawnOptions): Promise<SpawnResult> {
     });
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     const feeder = lineFeeder(options.onLine, options.onBytes);
-    child.stdout.on('data', (c: Buffer) => feeder.feed('out', c));
-    child.stderr.on('data', (c: Buffer) => feeder.feed('err', c));
+    let lastOutputAt = 0;
+    child.stdout.on('data', (c: Buffer) => {
+      lastOutputAt = Date.now();
+      feeder.feed('out', c);
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      lastOutputAt = Date.now();
+      feeder.feed('err', c);
+    });
     const timers: NodeJS.Timeout[] = [];
     const terminate = (): void => {
       if (child.pid === undefined) return;
@@ -119,25 +126,60 @@ export function spawnProcess(options: SpawnOptions): Promise<SpawnResult> {
     child.on('error', (error) => finish({ exitCode: null, timedOut, cancelled, spawnError: error.message }));
     child.on('exit', (code, signal) => {
       const exitCode = code ?? (signal === null ? null : 128 + signalNumber(signal));
-      let closed = child.stdout.readableEnded && child.stderr.readableEnded;
+      if (child.stdout.readableEnded && child.stderr.readableEnded) {
+        finish({ exitCode, timedOut, cancelled, spawnError: null });
+        return;
+      }
+      let drained = false;
       const done = (): void => {
+        if (drained) return;
+        drained = true;
         child.stdout.destroy();
         child.stderr.destroy();
         finish({ exitCode, timedOut, cancelled, spawnError: null });
       };
-      if (closed) {
-        done();
-        return;
-      }
-      // Give the pipes a moment to drain; background processes may hold them open.
-      const drain = setTimeout(done, 100);
-      child.on('close', () => {
-        closed = true;
-        clearTimeout(drain);
-        done();
-      });
+      child.on('close', done);
+      drainAfterExit(child.pid ?? 0, () => lastOutputAt, done);
     });
   });
+}
+
+/** Output idle this long after the process exited while its group lives on (background processes hold the pipes): done. */
+const DRAIN_IDLE_MS = 100;
+/** At most this long after the exit: a background process that keeps writing, or one that left the group (setsid). */
+const DRAIN_CAP_MS = 5_000;
+
+/**
+ * Decides when the output of an exited process is complete, unless both pipes close first (`done` is then called by
+ * the caller's 'close' handler). Everything the process wrote before it exited is in the pipes: each check runs
+ * after a poll phase (setImmediate), so it is read first however late a loaded machine runs the timer (a fixed
+ * 100 ms timer used to fire before the pipes were read, and a step's last lines were lost). While the process
+ * group still has live members (background processes holding the pipes), the output is complete once it stays idle
+ * for DRAIN_IDLE_MS; with no member left, the pipes are about to close and are waited for, up to DRAIN_CAP_MS.
+ */
+function drainAfterExit(pid: number, lastOutputAt: () => number, done: () => void): void {
+  const exitedAt = Date.now();
+  const check = (): void => {
+    const now = Date.now();
+    if (now - exitedAt >= DRAIN_CAP_MS || (groupAlive(pid) && now - Math.max(lastOutputAt(), exitedAt) >= DRAIN_IDLE_MS)) {
+      done();
+      return;
+    }
+    setTimeout(() => setImmediate(check), DRAIN_IDLE_MS / 4);
+  };
+  setImmediate(check);
+}
+
+/** Whether a process of the group `pid` leads is still alive (a background process the step started). */
+function groupAlive(pid: number): boolean {
+  if (pid <= 0) return false;
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: a member runs as another user (the sandbox's step user): alive all the same.
+    return typeof error === 'object' && error !== null && 'code' in error && error.code === 'EPERM';
+  }
 }
 
 export function signalNumber(signal: NodeJS.Signals): number {
