@@ -1,9 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * `npm test` (scripts/test-lanes.mjs) runs two `vitest run`s at once: `--project faults` at normal priority and
- * `--project suite --project e2e` under `nice -n 10` (1,360 s for the whole suite here, against 1,565 s one after
- * the other). `npx vitest run` alone runs everything in two groups, one after the other:
+ * `npm test` (scripts/test-lanes.mjs) runs `--project faults` at normal priority beside `--project suite` under
+ * `nice -n 10`, then `--project e2e` alone (1,340 s for the whole suite here, against 1,565 s one after the other).
+ * `npx vitest run` alone runs everything in two groups, one after the other:
  * - first `e2e` and `suite`, two files at a time in all (one group: same maxWorkers and groupOrder). Vitest orders a
  *   group's files project by project, so the e2e files run first, beside each other, then the rest:
  *   - `suite` (test/unit/, test/integration/) in long-lived processes (`isolate: false`): the service's modules are

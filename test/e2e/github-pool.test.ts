@@ -71,7 +71,8 @@ describe('the account pool on the GitHub backend (simulator)', () => {
           if (bodies.some((body) => typeof body.queuePosition === 'number' && typeof body.expectedStart === 'string')) sawQueuePosition = true;
           return bodies.every((body) => body.state === 'completed' && body.verdict !== null) ? bodies : undefined;
         },
-        { timeoutMs: 100_000, intervalMs: 100, describe: () => Promise.all(ids.map((id) => h.submission(id))) },
+        // 5 submissions × 3 jobs through 2 accounts of 3 slots: 35-50 s here; a liveness bound, wide for a loaded machine.
+        { timeoutMs: 240_000, intervalMs: 100, describe: () => Promise.all(ids.map((id) => h.submission(id))) },
       );
     } finally {
       clearInterval(sampler);
@@ -109,7 +110,7 @@ describe('the account pool on the GitHub backend (simulator)', () => {
     // Everything given back.
     const pool = (await h.app.inject({ url: '/v1/pool', headers: { authorization: `Bearer ${h.operator}` } })).json() as { accounts: { jobsRunning: number }[] };
     expect(pool.accounts.map((account) => account.jobsRunning)).toEqual([0, 0]);
-  }, 150_000);
+  }, 300_000);
 
   it('a re-run asked for on GitHub (check run button, workflow re-run) goes through admission as a new submission', async () => {
     const first = await h.finished(await h.submit({ instanceId: 'demo-lint', kind: 'baseline' }));
