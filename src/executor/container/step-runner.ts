@@ -48,8 +48,9 @@ const server = net.createServer((conn) => {
     if (child.pid === undefined) return;
     children.set(m.id, child);
     send({ ev: 'started', id: m.id, pid: child.pid });
-    child.stdout.on('data', (c) => send({ ev: 'out', id: m.id, d: c.toString('base64') }));
-    child.stderr.on('data', (c) => send({ ev: 'err', id: m.id, d: c.toString('base64') }));
+    let lastOut = 0;
+    child.stdout.on('data', (c) => { lastOut = Date.now(); send({ ev: 'out', id: m.id, d: c.toString('base64') }); });
+    child.stderr.on('data', (c) => { lastOut = Date.now(); send({ ev: 'err', id: m.id, d: c.toString('base64') }); });
     child.on('exit', (code, signal) => {
       const finish = () => {
         if (ended) return;
@@ -60,8 +61,17 @@ const server = net.createServer((conn) => {
         send({ ev: 'exit', id: m.id, code, signal });
       };
       if (child.stdout.readableEnded && child.stderr.readableEnded) return finish();
-      const drain = setTimeout(finish, 100);
-      child.on('close', () => { clearTimeout(drain); finish(); });
+      child.on('close', finish);
+      // As spawnProcess's drainAfterExit: each check after a poll phase; idle 100 ms while the group lives, at most 5 s.
+      const exitedAt = Date.now();
+      const groupAlive = () => { try { process.kill(-child.pid, 0); return true; } catch (e) { return Boolean(e) && e.code === 'EPERM'; } };
+      const check = () => {
+        if (ended) return;
+        const now = Date.now();
+        if (now - exitedAt >= 5000 || (groupAlive() && now - Math.max(lastOut, exitedAt) >= 100)) return finish();
+        setTimeout(() => setImmediate(check), 25);
+      };
+      setImmediate(check);
     });
   };
   conn.on('data', (data) => {

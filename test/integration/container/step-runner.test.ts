@@ -81,6 +81,23 @@ describe('the step runner of job containers', () => {
     }
   });
 
+  it('relays a step\'s output to the end: what a process that left the step\'s group (setsid) writes after the step exits', async () => {
+    const run = await runFixtureWorkflow(repo, `
+on: push
+jobs:
+  late:
+    runs-on: ubuntu-latest
+    steps:
+      - run: |
+          setsid sh -c 'sleep 0.4; echo late-line' &
+          echo first-line
+`, { container: settings });
+    const log = run.log('late');
+    expect(log).toContain('started by the step runner in the container');
+    expect(log).toMatch(/Z first-line\n(?:.*\n)*?.*Z late-line\n/);
+    expect(leftOf(log)).toBe('');
+  });
+
   it('runs the later steps through docker exec when a step kills the runner', async () => {
     const run = await runFixtureWorkflow(repo, `
 on: push
