@@ -17,7 +17,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const vitest = `${root}/node_modules/.bin/vitest`;
 const args = process.argv.slice(2);
 const children = new Set();
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => children.forEach((child) => child.kill(signal)));
+/** The signal that stopped the run (passed on to the lanes running; no later lane starts). */
+let stoppedBy = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stoppedBy = signal;
+    children.forEach((child) => child.kill(signal));
+  });
+}
 
 if (args.length > 0) {
   const child = spawn(vitest, ['run', ...args], { cwd: root, stdio: 'inherit' });
@@ -49,10 +56,11 @@ if (args.length > 0) {
     lane('faults', [vitest, 'run', '--project', 'faults']),
     lane('suite', niced([vitest, 'run', '--project', 'suite'])),
   ]);
-  results.push(await lane('e2e', [vitest, 'run', '--project', 'e2e']));
+  if (stoppedBy === null) results.push(await lane('e2e', [vitest, 'run', '--project', 'e2e']));
   for (const result of results) {
     const outcome = result.code === 0 ? 'passed' : `FAILED (exit ${result.code}${result.detail ? `: ${result.detail}` : ''})`;
     console.log(`lane ${result.name.padEnd(width)}: ${outcome}, ended ${result.seconds} s after the start`);
   }
-  process.exit(results.every((result) => result.code === 0) ? 0 : 1);
+  if (stoppedBy !== null) console.log(`stopped by ${stoppedBy}: the e2e lane did not start`);
+  process.exit(stoppedBy !== null ? 128 + (stoppedBy === 'SIGINT' ? 2 : 15) : results.every((result) => result.code === 0) ? 0 : 1);
 }
