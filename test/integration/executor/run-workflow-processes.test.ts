@@ -121,7 +121,7 @@ jobs:
       - run: |
           sleep 60.202 &
           echo "pid=$!"
-          sleep 60
+          sleep 60.203
       - run: echo skipped
       - if: always()
         run: |
@@ -135,8 +135,10 @@ jobs:
 `,
       { signal: controller.signal },
     );
-    // Cancel once the first step is running (its background sleeper exists), however slow the machine is to get there.
-    await waitFor(async () => (hostPidsOf('sleep', '60.202').length > 0 ? true : undefined), { timeoutMs: 30_000, intervalMs: 50 });
+    // Cancel once the first step is running (its background sleeper exists) and has printed its pid (the foreground
+    // sleep after the echo exists), however slow the machine is to get there: cancelled between the two, the echo
+    // never ran (seen once on a loaded machine).
+    await waitFor(async () => (hostPidsOf('sleep', '60.202').length > 0 && hostPidsOf('sleep', '60.203').length > 0 ? true : undefined), { timeoutMs: 30_000, intervalMs: 50 });
     controller.abort();
     const { result, log, events } = await runPromise;
     expect(result.conclusion).toBe('cancelled');
