@@ -32,6 +32,8 @@ describe('rate budget shared through Redis', () => {
     started = Date.now();
     await second.waitTurn('installation-2');
     expect(Date.now() - started).toBeGreaterThanOrEqual(100);
-    expect(await a.pttl(`${prefix}:github-rate:installation-2`)).toBeLessThanOrEqual(0);
+    // The wait ends with the pause, give or take the moment between the wait's start and the key's TTL being set
+    // (15 ms left was seen once on a loaded machine; see the closing note of 2026-12-04).
+    expect(await a.pttl(`${prefix}:github-rate:installation-2`)).toBeLessThanOrEqual(50);
   });
 });
