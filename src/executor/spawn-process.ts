@@ -139,7 +139,7 @@ export function spawnProcess(options: SpawnOptions): Promise<SpawnResult> {
         finish({ exitCode, timedOut, cancelled, spawnError: null });
       };
       child.on('close', done);
-      drainAfterExit(child.pid ?? 0, () => lastOutputAt, done);
+      drainAfterExit(child.pid ?? 0, () => lastOutputAt, () => drained, done);
     });
   });
 }
@@ -157,9 +157,11 @@ const DRAIN_CAP_MS = 5_000;
  * group still has live members (background processes holding the pipes), the output is complete once it stays idle
  * for DRAIN_IDLE_MS; with no member left, the pipes are about to close and are waited for, up to DRAIN_CAP_MS.
  */
-function drainAfterExit(pid: number, lastOutputAt: () => number, done: () => void): void {
+function drainAfterExit(pid: number, lastOutputAt: () => number, drained: () => boolean, done: () => void): void {
   const exitedAt = Date.now();
   const check = (): void => {
+    // The pipes closed first: nothing left to decide (no more timers, nothing keeps the process alive).
+    if (drained()) return;
     const now = Date.now();
     if (now - exitedAt >= DRAIN_CAP_MS || (groupAlive(pid) && now - Math.max(lastOutputAt(), exitedAt) >= DRAIN_IDLE_MS)) {
       done();
