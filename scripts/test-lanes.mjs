@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { failureRecap } from './failure-recap.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const vitest = `${root}/node_modules/.bin/vitest`;
@@ -42,11 +43,18 @@ if (args.length > 0) {
       const child = spawn(command, rest, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
       children.add(child);
       const prefix = `${name.padEnd(width)} | `;
-      createInterface({ input: child.stdout }).on('line', (line) => process.stdout.write(`${prefix}${line}\n`));
-      createInterface({ input: child.stderr }).on('line', (line) => process.stderr.write(`${prefix}${line}\n`));
+      const recap = failureRecap();
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        recap.add(line);
+        process.stdout.write(`${prefix}${line}\n`);
+      });
+      createInterface({ input: child.stderr }).on('line', (line) => {
+        recap.add(line);
+        process.stderr.write(`${prefix}${line}\n`);
+      });
       const end = (code, detail) => {
         children.delete(child);
-        resolve({ name, code, detail, seconds: Math.round((Date.now() - started) / 1000) });
+        resolve({ name, code, detail, recap: recap.lines, seconds: Math.round((Date.now() - started) / 1000) });
       };
       child.on('error', (error) => end(1, error.message));
       child.on('close', (code, signal) => end(code ?? 1, signal ?? ''));
@@ -57,6 +65,10 @@ if (args.length > 0) {
     lane('suite', niced([vitest, 'run', '--project', 'suite'])),
   ]);
   if (stoppedBy === null) results.push(await lane('e2e', [vitest, 'run', '--project', 'e2e']));
+  for (const result of results.filter((result) => result.code !== 0 && result.recap.length > 0)) {
+    console.log(`\n== lane ${result.name}: what failed (repeated from its output above)`);
+    result.recap.forEach((line) => console.log(`${result.name.padEnd(width)} | ${line}`));
+  }
   for (const result of results) {
     const outcome = result.code === 0 ? 'passed' : `FAILED (exit ${result.code}${result.detail ? `: ${result.detail}` : ''})`;
     console.log(`lane ${result.name.padEnd(width)}: ${outcome}, ended ${result.seconds} s after the start`);
