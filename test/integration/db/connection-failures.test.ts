@@ -115,5 +115,5 @@ describe('database connection failures are typed at the src/db boundary', () => 
     await postgres.start();
     expect(await repos.runs.get(randomUUID())).toBeNull();
     await db.close();
-  }, 60_000);
+  }, 180_000);
 });

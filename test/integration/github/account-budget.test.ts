@@ -74,13 +74,13 @@ describe('per-account REST and write budget counted ahead in Redis', () => {
     // Every request reached GitHub once: 16 requests, more than one window's 10 REST calls and 3 writes.
     expect(sim.counters.get('POST /repos/{owner}/{repo}/check-runs')).toBe(10);
     expect(sim.counters.get('GET /repos/{owner}/{repo}')).toBe(6);
-  }, 60_000);
+  }, 180_000);
 
   it('without a configured budget the same burst is throttled by the simulator (the test above can fail)', async () => {
     const results = await burst([worker(redisA, 'unbudgeted', null), worker(redisB, 'unbudgeted', null)], 'unbudgeted');
     const limited = results.filter((result) => result.status === 'rejected' && (result.reason as { kind?: string }).kind === 'rate_limited');
     expect(limited.length).toBeGreaterThan(0);
-  }, 60_000);
+  }, 180_000);
 
   it('a budget spent for longer than the inline wait surfaces as rate_limited before anything is sent', async () => {
     const app = createGithubApp({

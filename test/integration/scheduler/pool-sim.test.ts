@@ -92,7 +92,7 @@ describe('account pool on the simulator', () => {
     campaign = await startPoolCampaign({ redis, prefix: `sched-test-${randomBytes(4).toString('hex')}`, accounts, upstreams: skewed, durations: { kind: 'fixed', ms: 10 }, timeScale: 1, assignByRepositories: true });
     await campaign.prepareRepos(skewed);
     expect([...work(campaign).values()].sort((a, b) => a - b)).toEqual([4, 11]);
-  }, 60_000);
+  }, 180_000);
 
   it('an account removed mid-campaign: its waiting work moves to the other account, its running work ends, nothing is lost', async () => {
     campaign = await startPoolCampaign({
