@@ -81,7 +81,11 @@ export const SOURCED_PACKAGE_RULES = [
   // maven: apache/maven-resolver:maven-resolver-impl/src/main/java/org/eclipse/aether/internal/impl/DefaultUpdateCheckManager.java
   sourced('maven-cached-failure', 'Package Installation Error', "maven", /^(?!\[(?:WARNING|WARN|DEBUG|INFO)\]).*was cached in the local repository, resolution will not be reattempted until the update interval of \S+ has elapsed/, "Failure to find com.foo:bar:jar:1.0 in https://repo.maven.apache.org/maven2 was cached in the local repository, resolution will not be reattempted until the update interval of central has elapsed or updates are forced"),
   // gradle: gradle/gradle:platforms/core-runtime/resources-http/.../HttpErrorStatusCodeException.java
-  sourced('gradle-http-status', 'Package Installation Error', "gradle", /Could not (?:GET|HEAD) '[^']+'\. Received status code (?:40[0-9]|410) from server/, "      > Could not GET 'https://maven.pkg.github.com/org/repo/com/foo/bar/1.0/bar-1.0.pom'. Received status code 401 from server: Unauthorized"),
+  // The status says which: 404/410, no such artifact (an install that failed); 401, no or wrong credentials (the
+  // build's repository configuration). A 403 is left to other rules: the tuning half's readers typed Maven Central's
+  // 403 to a runner (its IP refused) as the environment's, not as an install or a configuration (two logs).
+  sourced('gradle-http-status', 'Package Installation Error', "gradle", /Could not (?:GET|HEAD) '[^']+'\. Received status code (?:404|410) from server/, "      > Could not GET 'https://repo.example.org/maven2/com/foo/bar/1.0/bar-1.0.pom'. Received status code 404 from server: Not Found"),
+  sourced('gradle-http-unauthorized', 'Configuration Error', "gradle", /Could not (?:GET|HEAD) '[^']+'\. Received status code 401 from server/, "      > Could not GET 'https://maven.pkg.github.com/org/repo/com/foo/bar/1.0/bar-1.0.pom'. Received status code 401 from server: Unauthorized"),
   // chocolatey: chocolatey/choco:src/chocolatey/infrastructure.app/services/ChocolateyPackageService.cs
   sourced('choco-packages-failed', 'Package Installation Error', "chocolatey", /^Chocolatey (?:installed|upgraded) \d+\/\d+ packages\. [1-9]\d* packages failed\.|^The (?:install|upgrade) of \S+ was NOT successful\./, "Chocolatey installed 0/1 packages. 1 packages failed."),
   // chocolatey: chocolatey/choco:src/chocolatey/infrastructure.app/services/NugetService.cs
