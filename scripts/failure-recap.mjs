@@ -10,6 +10,8 @@ const SUMMARY = /^\s*(Test Files|Tests|Errors)\s{2,}/;
 const FAILED_LINE = /^\s*(×|✗|FAIL\s)|^\s*❯ .*\bfailed\b/;
 /** A source frame under an error (`    12| code`, `     |    ^`): the file:line above it says where. */
 const CODE_FRAME = /^\s*\d*\s*\|/;
+/** A rule between vitest's errors (`⎯⎯⎯⎯[1/2]⎯`): says nothing once the sections are repeated on their own. */
+const RULE = /^⎯+(\[\d+\/\d+\])?⎯*$/;
 
 /**
  * Keeps what a lane printed about its failures: each failing test's line, vitest's failure sections (the failing
@@ -27,7 +29,7 @@ export function failureRecap(limit = 80) {
       if (SECTION.test(text)) inSection = true;
       const summary = SUMMARY.test(text);
       if (summary) inSection = false;
-      if (!(inSection || summary || FAILED_LINE.test(text)) || CODE_FRAME.test(text) || text === '' || /^⎯+(\[\d+\/\d+\])?⎯*$/.test(text)) return;
+      if (!(inSection || summary || FAILED_LINE.test(text)) || CODE_FRAME.test(text) || text === '' || RULE.test(text)) return;
       if (lines.length >= limit) {
         dropped += 1;
         lines[limit] = `… and ${dropped} more line(s): see the lane's output above`;

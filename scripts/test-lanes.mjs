@@ -34,7 +34,7 @@ if (args.length > 0) {
 } else {
   const nice = ['/usr/bin/nice', '/bin/nice'].find((path) => existsSync(path));
   const niced = (command) => (nice === undefined ? command : [nice, '-n', '10', ...command]);
-  const width = 6;
+  const width = Math.max(...['faults', 'suite', 'e2e'].map((name) => name.length));
   const started = Date.now();
 
   /** Runs one lane, its output lines prefixed with its name; resolves with its result. */

@@ -20,7 +20,7 @@ async function sourceFiles(dir: string): Promise<string[]> {
  * its files from the project root (src/paths.ts walks up to package.json), which the bundle's place keeps.
  * The folder is named after the sources' digest under node_modules/.cache (projectRoot() still finds package.json
  * above it), so a run whose sources did not change reuses it and concurrent runs never write the same folder.
- * Transpiling touches the sources only; a type error is tsc's to report (npm run check runs it first).
+ * Building touches the sources only; a type error is tsc's to report (npm run check runs it first).
  */
 export async function buildForTests(): Promise<string> {
   const root = projectRoot();
