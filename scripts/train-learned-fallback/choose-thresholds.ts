@@ -38,11 +38,11 @@ const f1 = (c: Count): number => (c.tp === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp
  * when they said something else. `alone` is chosen first (with `alongside` never), then `alongside` (at least
  * `alone`, above ALONGSIDE_FLOOR); going down from the highest, each is adopted only when it raises the F1 by
  * MIN_GAIN over the best so far, so a lower threshold (more labels) must pay for itself and on a near tie the higher
- * threshold wins. Both stay
+ * threshold wins (`candidates`: ascending, NEVER last; variants.ts tries finer ones). Both stay
  * above `prior` (what the model says of output with no word it knows), so output it cannot read gets no label. A
  * type's F1 depends on its own thresholds only, so each type is chosen alone.
  */
-export function chooseThresholds(rows: readonly HeldOut[], prior: readonly number[]): TypeChoice[] {
+export function chooseThresholds(rows: readonly HeldOut[], prior: readonly number[], candidates: readonly number[] = CANDIDATES): TypeChoice[] {
   return ERROR_TYPES.map((type, k) => {
     const count = (alone: number, alongside: number): Count => {
       const c = { tp: 0, fp: 0, fn: 0 };
@@ -56,7 +56,7 @@ export function chooseThresholds(rows: readonly HeldOut[], prior: readonly numbe
       }
       return c;
     };
-    const allowed = CANDIDATES.filter((t) => t > (prior[k] ?? 1)).reverse();
+    const allowed = candidates.filter((t) => t > (prior[k] ?? 1)).reverse();
     const rulesOnly = f1(count(NEVER, NEVER));
     let best = { alone: NEVER, alongside: NEVER, f1: rulesOnly };
     for (const alone of allowed) {

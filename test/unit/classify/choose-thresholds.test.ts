@@ -43,4 +43,14 @@ describe('learned fallback thresholds', () => {
     // 0.9 catches 5 of 10 with no false positive (F1 0.667); 0.3 catches all 10 with 5 wrong (F1 0.8).
     expect(chooseThresholds(rows, prior)[ASSERTION]?.alone).toBe(0.3);
   });
+
+  it('tries the candidates it is given, above the prior', () => {
+    // The right readings sit at 0.17: the standard candidates (from 0.2) cannot reach them, finer ones can.
+    const rows = [...Array.from({ length: 6 }, () => row(['Assertion Error'], [], 0.17)), ...Array.from({ length: 2 }, () => row([], [], 0.12))];
+    expect(chooseThresholds(rows, prior)[ASSERTION]?.alone).toBe(NEVER);
+    const fine = [0.05, 0.1, 0.15, 0.2, NEVER];
+    expect(chooseThresholds(rows, prior, fine)[ASSERTION]?.alone).toBe(0.15);
+    // A prior above 0.15 keeps the finer candidates out.
+    expect(chooseThresholds(rows, ERROR_TYPES.map(() => 0.16), fine)[ASSERTION]?.alone).toBe(NEVER);
+  });
 });
