@@ -115,7 +115,9 @@ export const ACTIONS_CONFIG_RULES: Rule[] = [
     id: 'missing-secret-or-variable',
     type: 'Configuration Error',
     tool: 'config',
-    linePattern: /(?:environment variable|env var|secret|variable) \S+ (?:is not set|is missing|is required|not set)|\b(?:Error|ERROR|error)\b.{0,40}\b[A-Z][A-Z0-9_]{3,60} (?:is not set|is required|is missing)\b|Required secrets are missing|No \w+ credentials found|Missing required (?:environment variables?|secrets?)|No valid credential sources found|Perhaps an environment variable has not been set\?|Your project's URL and (?:API )?[Kk]ey are required|\bsecrets? provided to the environment (?:are|is) (?:invalid|incomplete|missing)/,
+    linePattern: /(?:environment variable|env var|secret|variable) \S+ (?:is not set|is missing|is required|not set)(?!\. Defaulting to a blank string)|\b(?:Error|ERROR|error)\b.{0,40}\b[A-Z][A-Z0-9_]{3,60} (?:is not set|is required|is missing)\b|Required secrets are missing|No \w+ credentials found|Missing required (?:environment variables?|secrets?)|No valid credential sources found|Perhaps an environment variable has not been set\?|Your project's URL and (?:API )?[Kk]ey are required|\bsecrets? provided to the environment (?:are|is) (?:invalid|incomplete|missing)/,
+    // Not Docker Compose's warning for an unset variable it interpolates (`The "X" variable is not set. Defaulting to a
+    // blank string.`): compose goes on with a blank value.
     example: { command: 'node scripts/deploy.mjs', lines: ['Error: environment variable DATABASE_URL is not set'] },
   },
   {

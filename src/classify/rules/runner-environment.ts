@@ -18,7 +18,7 @@ export const RUNNER_ENVIRONMENT_RULES: Rule[] = [
     id: 'runner-permissions',
     type: 'Environment Error',
     tool: 'runner',
-    linePattern: /^(?:\S+: )?(?:line \d+: )?(?:sh: \d+: )?\S+: Permission denied$|permission denied while trying to connect to the Docker daemon socket|Got permission denied while trying to connect to the Docker daemon|EACCES: permission denied|^PermissionError: \[Errno 13\] Permission denied: |^fatal: could not create (?:work tree dir|leading directories of) '[^']+': Permission denied$|unable to append to '[^']+': Permission denied$/,
+    linePattern: /^(?:\S+: )?(?:line \d+: )?(?:sh: \d+: )?\S+: Permission denied$|permission denied while trying to connect to the Docker daemon socket|Got permission denied while trying to connect to the Docker daemon|EACCES: permission denied|^PermissionError: \[Errno 13\] Permission denied: |^fatal: could not create (?:work tree dir|leading directories of) '[^']+': Permission denied$|unable to append to '[^']+': Permission denied$|\b(?:chmod|chown|chgrp): changing (?:permissions|ownership|group) of '[^']+': Operation not permitted$/,
     example: { command: 'npm run tauri build', lines: ['sh: 1: tauri: Permission denied'] },
   },
   {
