@@ -30,8 +30,9 @@ export const SOURCED_ENVIRONMENT_RULES = [
   sourced('cargo-process-sigkill', 'Environment Error', "cargo", /\(signal: 9, SIGKILL: kill\)/, "error: could not compile `tokio` (lib); process didn't exit successfully: `rustc --crate-name tokio --edition=2021 src/lib.rs` (signal: 9, SIGKILL: kill)"),
   // pytorch: pytorch/pytorch:c10/cuda/CUDACachingAllocator.cpp ('CUDA out of memory. Tried to allocate ')
   sourced('cuda-out-of-memory', 'Environment Error', "pytorch", /CUDA out of memory\. Tried to allocate /, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 14.75 GiB of which 3.06 MiB is free."),
-  // os: python/cpython:Python/errors.c (PyErr_SetFromErrno formats '[Errno %d] %s' with strerror(ENOMEM)); bash: execute_cmd.c/jobs.c 'fork: %s'
-  sourced('errno-enomem', 'Environment Error', "os", /\[Errno 12\] Cannot allocate memory|\bfork: Cannot allocate memory$|\bENOMEM: not enough memory/, "OSError: [Errno 12] Cannot allocate memory"),
+  // os: python/cpython:Python/errors.c (PyErr_SetFromErrno formats '[Errno %d] %s' with strerror(ENOMEM)); bash: execute_cmd.c/jobs.c 'fork: %s';
+  // php: php/php-src:Zend/zend_alloc.c ('\nmmap() failed: [%d] %s\n'; zend_mm_safe_error 'Out of memory (allocated %zu bytes) (tried to allocate %zu bytes)')
+  sourced('errno-enomem', 'Environment Error', "os", /\[Errno 12\] Cannot allocate memory|\bfork: Cannot allocate memory$|\bENOMEM: not enough memory|^mmap\(\) failed: \[12\] Cannot allocate memory$|^(?:PHP )?Fatal error: +Out of memory \(allocated \d+ bytes\) \(tried to allocate \d+ bytes\)/, "OSError: [Errno 12] Cannot allocate memory"),
   // git: git/git:remote-curl.c ('RPC failed; %s'), pkt-line.c ('the remote end hung up unexpectedly'), builtin/index-pack.c ('early EOF')
   sourced('git-transport-failure', 'Environment Error', "git", /^error: RPC failed; (?:curl \d+|HTTP \d+)|^fatal: the remote end hung up unexpectedly$|^fatal: early EOF$/, "error: RPC failed; curl 56 GnuTLS recv error (-54): Error in the pull function.", NETWORK_YIELDS),
   // node: nodejs/node:lib/_http_client.js (connResetException('socket hang up'))
