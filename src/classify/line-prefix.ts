@@ -50,7 +50,30 @@ export function ghColumns(buf: Buffer, s: number, e: number): { a: number; b: nu
       break;
     }
   }
-  if (b < 0) return undefined;
+  if (b < 0) return spacedColumns(buf, s, limit);
   const t = skipBom(buf, b + 1, e);
   return stampLength(buf, t, e) > 0 ? { a, b, t } : undefined;
+}
+
+const SPACE = 32;
+
+/**
+ * The same columns with their tabs expanded to spaces, as `gh run view` output pasted into Markdown keeps them:
+ * `<job>  <step>  2025-08-02T05:00:28.7549740Z …`. Only GitHub's own stamp (seven fractional digits) after a run of
+ * spaces counts, and the columns before it must be two fields apart by two spaces or more, so a line that merely
+ * mentions a time is not taken for one. `a` is the last space before the step field and `b` the end of it.
+ */
+function spacedColumns(buf: Buffer, s: number, limit: number): { a: number; b: number; t: number } | undefined {
+  for (let t = s + 4; t + 28 <= limit; t++) {
+    if (buf[t - 1] !== SPACE || buf[t - 2] !== SPACE || buf[t + 4] !== 45 || buf[t + 10] !== 84 || buf[t + 19] !== 46 || buf[t + 27] !== 90) continue;
+    if (stampLength(buf, t, limit) === 0) continue;
+    let b = t - 1;
+    while (b > s && buf[b - 1] === SPACE) b--;
+    let a = b - 1;
+    while (a > s && !(buf[a] === SPACE && buf[a - 1] === SPACE)) a--;
+    // `a`: the last space before the step field, as the tab is in the tabbed columns.
+    if (a <= s + 1 || buf[s] === SPACE) return undefined;
+    return { a, b, t };
+  }
+  return undefined;
 }

@@ -82,6 +82,24 @@ describe('parseLog', () => {
     expect(result.labels[0]).toMatchObject({ type: 'Code Linting', stepName: 'Lint', tool: 'flake8' });
   });
 
+  it('reads `gh run view` columns whose tabs were expanded to spaces (pasted into Markdown)', async () => {
+    // Shaped after tuning/arcticoder--negative-energy-generator--1 (a `--log-failed` block in a committed .md file).
+    const log = [
+      'build (3.10)    Install dependencies    2025-08-02T05:00:12.9428410Z Downloading pillow-11.3.0-cp310-cp310-manylinux_2_28_x86_64.whl (6.6 MB)',
+      'build (3.10)    Install dependencies    2025-08-02T05:00:28.7549740Z ERROR: Could not find a version that satisfies the requirement lqg_constant>=0.1.0 (from versions: none)',
+      'build (3.10)    Install dependencies    2025-08-02T05:00:28.7558440Z ERROR: No matching distribution found for lqg_constant>=0.1.0',
+      'build (3.10)    Install dependencies    2025-08-02T05:00:28.8095852Z ##[error]Process completed with exit code 1.',
+    ].join('\n');
+    const parsed = await parseLog(log);
+    expect(parsed.layout).toBe('gh-run-view');
+    expect(parsed.failedSteps.map((s) => s.title)).toEqual(['Install dependencies']);
+    expect(labelTypes(await classifyJob({ log, jobConclusion: 'failure' }))).toEqual(['Package Installation Error']);
+    // A line that only mentions a time (a single space, or another stamp) keeps its text.
+    const plain = await parseLog('INFO started 2025-08-02T05:00:28.7549740Z ok\nworker  2025-08-02T05:00:28.754Z ok\n');
+    expect(plain.layout).toBe('plain');
+    expect(plain.steps).toHaveLength(1);
+  });
+
   it('maps blocks onto steps by timestamps when the step list does not line up', async () => {
     const parsed = await parseLog(flake8Log);
     const run = parsed.steps[3];
