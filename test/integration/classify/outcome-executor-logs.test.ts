@@ -81,7 +81,7 @@ beforeAll(async () => {
     });
     judged.set(job.name, judgement);
   }
-}, 120_000);
+}, 180_000);
 
 describe('judging logs the local executor wrote', () => {
   it('calls a services: job an unsupported feature at "Set up job", with the executor\'s error line', () => {

@@ -105,7 +105,7 @@ beforeAll(async () => {
     });
     judged.set(job.name, judgement);
   }
-}, 120_000);
+}, 180_000);
 
 describe('judging executor logs with the executor\'s own report', () => {
   it('hands over a report for every job that ran, before its completed event', () => {

@@ -19,12 +19,12 @@ describe('ci-replay dataset policy and prepare --dry-run (real processes)', () =
     demo = await buildDemo(join(dataDir, 'examples'));
     expect((await cli('migrate')).code).toBe(0);
     expect((await cli('import', join(dataDir, 'examples', 'instances.jsonl'))).stdout).toContain('created 4');
-  }, 120_000);
+  }, 180_000);
   afterAll(async () => {
     await sandbox?.destroy();
   });
 
-  it('prepare --dry-run shows the reverted root conftest.py and why, in text and JSON', { timeout: 120_000 }, async () => {
+  it('prepare --dry-run shows the reverted root conftest.py and why, in text and JSON', { timeout: 180_000 }, async () => {
     const patchFile = join(dataDir, 'forged.patch');
     await writeFile(patchFile, `${demo.instances[0]!.patch}${CONFTEST}`);
     const prepared = await cli('prepare', '--instance', 'demo-lint', '--patch', patchFile, '--dry-run');
@@ -38,7 +38,7 @@ describe('ci-replay dataset policy and prepare --dry-run (real processes)', () =
     expect(json.standardization.protection).toEqual({ policy: 'ground-truth', reverted: [{ path: 'conftest.py', why: 'pytest configuration (conftest.py): the ground truth does not edit this file' }], kept: [] });
   });
 
-  it('dataset policy shows the default, sets protection and paths, and refuses bad values', { timeout: 120_000 }, async () => {
+  it('dataset policy shows the default, sets protection and paths, and refuses bad values', { timeout: 180_000 }, async () => {
     const shown = await cli('dataset', 'policy', 'ci-repair-bench');
     expect(shown.code).toBe(0);
     expect(shown.stdout).toBe('dataset ci-repair-bench: protection ground-truth (default; none stored)\nprotected paths: (none)\n');

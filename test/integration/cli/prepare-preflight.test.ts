@@ -22,7 +22,7 @@ describe('ci-replay prepare --dry-run shows the preflight blockers (real process
     await writeFile(join(dataDir, 'instances.jsonl'), `${JSON.stringify(lint.row)}\n${JSON.stringify(blocked)}\n`);
     expect((await cli('migrate')).code).toBe(0);
     expect((await cli('import', join(dataDir, 'instances.jsonl'))).stdout).toContain('created 2');
-  }, 120_000);
+  }, 180_000);
   afterAll(async () => {
     await sandbox?.destroy();
   });
@@ -50,5 +50,5 @@ describe('ci-replay prepare --dry-run shows the preflight blockers (real process
     const clean = await cli('prepare', '--instance', 'demo-lint', '--baseline', '--dry-run');
     expect(clean.code).toBe(0);
     expect(clean.stdout).toContain('Nothing in the workflow is beyond what this backend can run.');
-  }, 120_000);
+  }, 180_000);
 });

@@ -30,7 +30,7 @@ describe('database connection failures are typed at the src/db boundary', () => 
     hole = createServer(() => undefined);
     await new Promise<void>((resolve) => hole.listen(0, '127.0.0.1', resolve));
     holeUrl = `postgresql://postgres@127.0.0.1:${(hole.address() as AddressInfo).port}/x`;
-  }, 120_000);
+  }, 180_000);
   afterAll(async () => {
     hole?.close();
     await postgres?.destroy();

@@ -27,7 +27,7 @@ beforeAll(async () => {
   tagRepo(sim, 'acme/docker-greet', 'v1');
   repo = createFixtureRepo({ 'src/a.py': 'x = 1\n' });
   scratch = mkdtempSync(join(tmpdir(), 'actions-container-'));
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   // the Docker action images this file built (one per action commit: the simulator's commits differ per run)
   const images = execFileSync(runtimeBin, ['images', '-q', '--filter', 'reference=ci-replay-action/*'], { encoding: 'utf8' }).split('\n').filter((l) => l !== '');

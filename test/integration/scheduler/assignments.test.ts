@@ -6,7 +6,7 @@ import { createTestEnv, type TestEnv } from '../../support/test-env.js';
 let env: TestEnv;
 beforeAll(async () => {
   env = await createTestEnv();
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await env.cleanup();
 });

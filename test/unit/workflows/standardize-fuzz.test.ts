@@ -160,7 +160,7 @@ describe(`workflow standardizer fuzz: ${CASES} mutated real workflows (seed ${SE
     console.log(`standardize fuzz: ${CASES} cases, ${standardized} standardized, refused ${JSON.stringify(Object.fromEntries(refusals))}, slowest ${slowest.toFixed(1)} ms`);
     expect(standardized).toBeGreaterThan(CASES / 4);
     expect(slowest).toBeLessThan(2000);
-  }, 120_000);
+  }, 180_000);
 
   it('pins dependencies without writing a second `env` key when the workflow env is not a map (found by this fuzz, seed 99)', () => {
     const body = 'on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make test\n';
