@@ -19,6 +19,8 @@ export interface PrivateRedis {
   /** SIGKILL: connections drop; nothing is saved. */
   kill(): Promise<void>;
   start(): Promise<void>;
+  /** Starts it again (empty) when a test left it killed; a running server is left alone. */
+  ensureRunning(): Promise<void>;
   destroy(): Promise<void>;
 }
 
@@ -86,6 +88,10 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     },
     kill,
     start,
+    async ensureRunning() {
+      const child: ChildProcess | null = server;
+      if (child === null || child.exitCode !== null) await start();
+    },
     async destroy() {
       await kill();
       await rm(dir, { recursive: true, force: true });
