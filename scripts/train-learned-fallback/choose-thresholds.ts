@@ -70,3 +70,62 @@ export function chooseThresholds(rows: readonly HeldOut[], prior: readonly numbe
     return { ...best, rulesOnly };
   });
 }
+
+/**
+ * A reading's labels with the chosen thresholds: the rules' then, the model's types at or above `alone` when the
+ * rules said nothing (or `alongside` beside them), and, when that leaves the job without a label, the likeliest type
+ * if its probability reaches `guess` and is above `baseline` (what the model says of output that says nothing).
+ */
+export function readingLabels(row: HeldOut, choices: readonly TypeChoice[], baseline: readonly number[], guess: number = NEVER): Set<number> {
+  const said = new Set<number>();
+  ERROR_TYPES.forEach((type, k) => {
+    const c = choices[k];
+    const p = row.p[k] ?? 0;
+    if (row.rules.includes(type) || p >= (row.rules.length === 0 ? (c?.alone ?? NEVER) : (c?.alongside ?? NEVER))) said.add(k);
+  });
+  if (said.size > 0 || row.rules.length > 0) return said;
+  const best = likeliest(row.p, baseline, guess);
+  if (best !== undefined) said.add(best);
+  return said;
+}
+
+/** The likeliest type whose probability reaches `floor` and is above its baseline, or undefined. */
+export function likeliest(p: readonly number[], baseline: readonly number[], floor: number): number | undefined {
+  let best: number | undefined;
+  p.forEach((value, k) => {
+    if (value >= floor && value > (baseline[k] ?? 1) && (best === undefined || value > (p[best] ?? 0))) best = k;
+  });
+  return best;
+}
+
+/** Macro-F1 (mean over the 12 types) of the readings' labels with these thresholds and guess floor. */
+export function readingsMacroF1(rows: readonly HeldOut[], choices: readonly TypeChoice[], baseline: readonly number[], guess: number = NEVER): number {
+  const counts = ERROR_TYPES.map((): Count => ({ tp: 0, fp: 0, fn: 0 }));
+  for (const row of rows) {
+    const said = readingLabels(row, choices, baseline, guess);
+    ERROR_TYPES.forEach((type, k) => {
+      const c = counts[k] as Count;
+      const wanted = row.labels.includes(type);
+      if (said.has(k) && wanted) c.tp++;
+      else if (said.has(k)) c.fp++;
+      else if (wanted) c.fn++;
+    });
+  }
+  return counts.reduce((sum, c) => sum + f1(c), 0) / counts.length;
+}
+
+/**
+ * The guess floor: when neither the rules nor any type's `alone` threshold label a failed job, the fallback may still
+ * name the likeliest type, if its probability reaches this floor (and is above the type's baseline). Chosen after the
+ * thresholds, going down from the highest candidate, adopted only when it raises the readings' macro-F1 by MIN_GAIN
+ * over the best so far (the guess moves several types' F1 at once, so it is judged on their mean).
+ */
+export function chooseGuessFloor(rows: readonly HeldOut[], choices: readonly TypeChoice[], baseline: readonly number[], candidates: readonly number[] = CANDIDATES): { guess: number; macroF1: number; without: number } {
+  const without = readingsMacroF1(rows, choices, baseline);
+  let best = { guess: NEVER, macroF1: without };
+  for (const guess of candidates.filter((t) => t <= 1).reverse()) {
+    const score = readingsMacroF1(rows, choices, baseline, guess);
+    if (score >= best.macroF1 + MIN_GAIN) best = { guess, macroF1: score };
+  }
+  return { ...best, without };
+}

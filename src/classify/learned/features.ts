@@ -20,6 +20,12 @@ export function lineFeatures(text: string): string[] {
   return [...words, ...pairs];
 }
 
+/**
+ * Output that says nothing of why a job failed: the runner's closing line, as benchmark tails and whole logs print
+ * it. The fallback's best guess must find its type likelier than the model finds it for these (and for no words).
+ */
+export const SAYS_NOTHING: readonly ReadonlySet<string>[] = ['Process completed with exit code 1.', '##[error]Process completed with exit code 1.'].map((text) => new Set(lineFeatures(text)));
+
 /** The failing step's last output lines the model reads. */
 export const learnedTail = (step: ParsedStep): LogLine[] => (step.tail ?? []).slice(-LEARNED_TAIL_LINES);
 

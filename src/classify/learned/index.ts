@@ -1,7 +1,7 @@
 import { endianness } from 'node:os';
 import { ERROR_TYPES, type ErrorType } from '../../domain/error-types.js';
 import type { Evidence, Label, LogLine, ParsedStep } from '../types.js';
-import { jobFeatures, learnedTail, lineFeatures } from './features.js';
+import { jobFeatures, learnedTail, lineFeatures, SAYS_NOTHING } from './features.js';
 import { LEARNED_TOOL } from './learned-tool.js';
 import { LEARNED_MODEL } from './model-data.js';
 
@@ -15,7 +15,11 @@ interface Model {
   index: Map<string, number>;
   /** Per type: one weight per vocabulary word, then the bias. */
   weights: Float32Array[];
+  /** Per type: the most the model says of output that says nothing (no word it knows, or only the runner's closing line). */
+  baseline: number[];
 }
+
+const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
 
 let model: Model | undefined;
 function loaded(): Model {
@@ -24,7 +28,11 @@ function loaded(): Model {
   const bytes = Buffer.from(LEARNED_MODEL.weights, 'base64');
   const width = vocabulary.length + 1;
   const weights = ERROR_TYPES.map((_, k) => float32LE(bytes, k * width * 4, width));
-  model = { index: new Map(vocabulary.map((w, i) => [w, i])), weights };
+  const index = new Map(vocabulary.map((w, i) => [w, i]));
+  const bias = vocabulary.length;
+  const of = (features: ReadonlySet<string>): number[] => weights.map((w) => sigmoid([...features].reduce((sum, f) => sum + (w[index.get(f) ?? -1] ?? 0), w[bias] ?? 0)));
+  const baseline = [new Set<string>(), ...SAYS_NOTHING].map(of).reduce((a, b) => a.map((x, k) => Math.max(x, b[k] ?? 0)));
+  model = { index, weights, baseline };
   return model;
 }
 
@@ -40,7 +48,7 @@ export function learnedProbabilities(failedSteps: readonly ParsedStep[]): number
   const m = loaded();
   const row = [...jobFeatures(failedSteps)].flatMap((w) => m.index.get(w) ?? []);
   const bias = m.index.size;
-  return m.weights.map((w) => 1 / (1 + Math.exp(-row.reduce((sum, j) => sum + (w[j] ?? 0), w[bias] ?? 0))));
+  return m.weights.map((w) => sigmoid(row.reduce((sum, j) => sum + (w[j] ?? 0), w[bias] ?? 0)));
 }
 
 /**
@@ -48,21 +56,40 @@ export function learnedProbabilities(failedSteps: readonly ParsedStep[]): number
  * word pairs of the failing steps' last lines (trained on the real-log corpus's tuning half,
  * scripts/train-learned-fallback), a label for each type whose probability reaches the type's threshold: `thresholds`
  * when no rule explains the job (`explained` empty), the higher `alongside` beside rule labels, never a type a rule
- * already gave. Each label says so (`learned`, tool `learned-fallback`) and carries as evidence the lines whose words
- * weigh most for its type; it has no findings.
+ * already gave. When that leaves a job no rule explains without a label, the likeliest type is named if its
+ * probability reaches `guessFloor` and is above what the model says of output that says nothing (a best guess:
+ * its probability says how sure). Each label says so (`learned`, tool `learned-fallback`) and carries as evidence the
+ * lines whose words weigh most for its type; it has no findings.
  */
 export function learnedLabels(failedSteps: readonly ParsedStep[], explained: ReadonlySet<ErrorType> = new Set()): Label[] {
   if (failedSteps.length === 0) return [];
   const probabilities = learnedProbabilities(failedSteps);
   const thresholds = explained.size === 0 ? LEARNED_MODEL.thresholds : LEARNED_MODEL.alongside;
-  const labels: Label[] = [];
-  ERROR_TYPES.forEach((type, k) => {
-    const probability = probabilities[k] ?? 0;
-    if (explained.has(type) || probability < (thresholds[k] ?? Number.POSITIVE_INFINITY)) return;
+  const chosen = ERROR_TYPES.flatMap((type, k) => (explained.has(type) || (probabilities[k] ?? 0) < (thresholds[k] ?? Number.POSITIVE_INFINITY) ? [] : [k]));
+  if (chosen.length === 0 && explained.size === 0) {
+    const guess = likeliestAbovePrior(probabilities, LEARNED_MODEL.guessFloor);
+    if (guess !== undefined) chosen.push(guess);
+  }
+  return chosen.map((k): Label => {
+    const type = ERROR_TYPES[k] as ErrorType;
     const { evidence, stepName } = strongestLines(failedSteps, type, k);
-    labels.push({ type, tool: LEARNED_TOOL, ...(stepName === undefined ? {} : { stepName }), evidence, findings: [], learned: { probability: Math.round(probability * 1000) / 1000 } });
+    return { type, tool: LEARNED_TOOL, ...(stepName === undefined ? {} : { stepName }), evidence, findings: [], learned: { probability: Math.round((probabilities[k] ?? 0) * 1000) / 1000 } };
   });
-  return labels;
+}
+
+/** The type (index) with the highest probability among those reaching `floor` and above their baseline, if any. */
+function likeliestAbovePrior(probabilities: readonly number[], floor: number): number | undefined {
+  const { baseline } = loaded();
+  let best: number | undefined;
+  probabilities.forEach((p, k) => {
+    if (p >= floor && p > (baseline[k] ?? 1) && (best === undefined || p > (probabilities[best] ?? 0))) best = k;
+  });
+  return best;
+}
+
+/** Per type, the most the model says of output that says nothing: a best guess must be likelier than this. */
+export function learnedBaseline(): readonly number[] {
+  return loaded().baseline;
 }
 
 /** The runner's own closing lines say nothing of why (`##[error]Process completed with exit code 1.`): never evidence. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALONGSIDE_FLOOR, chooseThresholds, NEVER } from '../../../scripts/train-learned-fallback/choose-thresholds.js';
+import { ALONGSIDE_FLOOR, chooseGuessFloor, chooseThresholds, likeliest, NEVER, readingLabels } from '../../../scripts/train-learned-fallback/choose-thresholds.js';
 import type { HeldOut } from '../../../scripts/train-learned-fallback/samples.js';
 import { ERROR_TYPES, type ErrorType } from '../../../src/domain/error-types.js';
 
@@ -52,5 +52,37 @@ describe('learned fallback thresholds', () => {
     expect(chooseThresholds(rows, prior, fine)[ASSERTION]?.alone).toBe(0.15);
     // A prior above 0.15 keeps the finer candidates out.
     expect(chooseThresholds(rows, ERROR_TYPES.map(() => 0.16), fine)[ASSERTION]?.alone).toBe(NEVER);
+  });
+
+  describe('best guess', () => {
+    const TEST = ERROR_TYPES.indexOf('Test Failure');
+    const CONFIG = ERROR_TYPES.indexOf('Configuration Error');
+    /** A reading the rules said nothing of, with these probabilities for Test Failure and Configuration Error. */
+    const guessRow = (labels: ErrorType[], test: number, config: number): HeldOut => ({ labels, rules: [], p: ERROR_TYPES.map((_, k) => (k === TEST ? test : k === CONFIG ? config : 0)) });
+    const never = ERROR_TYPES.map(() => ({ alone: NEVER, alongside: NEVER, f1: 0, rulesOnly: 0 }));
+
+    it('names the likeliest type above the floor and its baseline, only when nothing else labels the job', () => {
+      const baseline = ERROR_TYPES.map((_, k) => (k === CONFIG ? 0.3 : 0.1));
+      expect(likeliest([0, 0, 0, 0, 0.25, 0, 0, 0, 0, 0.28, 0, 0], baseline, 0.2)).toBe(TEST); // Configuration Error is below its baseline
+      expect(likeliest([0, 0, 0, 0, 0.25, 0, 0, 0, 0, 0.35, 0, 0], baseline, 0.2)).toBe(CONFIG);
+      expect(likeliest([0, 0, 0, 0, 0.15, 0, 0, 0, 0, 0, 0, 0], baseline, 0.2)).toBeUndefined();
+      // beside a rule's label there is no guess
+      expect([...readingLabels({ labels: [], rules: ['Code Linting'], p: ERROR_TYPES.map(() => 0.25) }, never, baseline, 0.2)]).toEqual([ERROR_TYPES.indexOf('Code Linting')]);
+    });
+
+    it('adopts a floor only when it raises the readings macro-F1 by MIN_GAIN', () => {
+      const baseline = ERROR_TYPES.map(() => 0.1);
+      // Right guesses at 0.25 for Test Failure, wrong ones for Configuration Error at 0.22: guessing pays.
+      const pays = [...Array.from({ length: 8 }, () => guessRow(['Test Failure'], 0.25, 0.1)), ...Array.from({ length: 2 }, () => guessRow(['Test Failure'], 0.1, 0.22))];
+      const chosen = chooseGuessFloor(pays, never, baseline);
+      expect(chosen.guess).toBe(0.2);
+      expect(chosen.macroF1).toBeGreaterThan(chosen.without);
+      // Wrong guesses cost F1 on the type they name, which the rules label right elsewhere: no floor.
+      const ruled: HeldOut = { labels: ['Configuration Error'], rules: ['Configuration Error'], p: ERROR_TYPES.map(() => 0) };
+      const costs = [...Array.from({ length: 10 }, () => ruled), ...Array.from({ length: 8 }, () => guessRow(['Test Failure'], 0.05, 0.25))];
+      const none = chooseGuessFloor(costs, never, baseline);
+      expect(none.guess).toBe(NEVER);
+      expect(none.macroF1).toBe(none.without);
+    });
   });
 });

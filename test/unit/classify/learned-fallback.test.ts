@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyJob } from '../../../src/classify/index.js';
-import { LEARNED_TAIL_LINES, LEARNED_TOOL, learnedLabels, learnedProbabilities } from '../../../src/classify/learned/index.js';
+import { LEARNED_TAIL_LINES, LEARNED_TOOL, learnedBaseline, learnedLabels, learnedProbabilities } from '../../../src/classify/learned/index.js';
 import type { ErrorType } from '../../../src/domain/error-types.js';
 import { ERROR_TYPES } from '../../../src/domain/error-types.js';
 import { LEARNED_MODEL } from '../../../src/classify/learned/model-data.js';
@@ -125,6 +125,41 @@ describe('learned fallback', () => {
   it('reads words, so unseen output gives no confident label', async () => {
     const parsed = await parseLog('qqq zzz www\nProcess completed with exit code 1.', { keepTailLines: 300, assumeFailure: true });
     learnedProbabilities(parsed.failedSteps).forEach((p, k) => expect(p).toBeLessThan(LEARNED_MODEL.thresholds[k] ?? 0));
+    // nor a best guess: with no word it knows but the runner's closing line's, no type is likelier than for that line alone
+    expect(learnedLabels(parsed.failedSteps)).toEqual([]);
+    learnedProbabilities(parsed.failedSteps).forEach((p, k) => expect(p).toBeLessThanOrEqual(learnedBaseline()[k] ?? 0));
+    expect((await classifyJob({ log: 'qqq zzz www\nProcess completed with exit code 1.', jobConclusion: 'failure' })).labels).toEqual([]);
+  });
+
+  it('when no type reaches its threshold, names the likeliest one above the guess floor and its prior, and only that one', async () => {
+    expect(LEARNED_MODEL.guessFloor).toBeLessThanOrEqual(1);
+    let guessed = 0;
+    let silent = 0;
+    for (const type of ERROR_TYPES) {
+      for (const word of heaviestWords(type, 60)) {
+        const log = `${word}\nProcess completed with exit code 1.`;
+        if ((await classifyJob({ log, jobConclusion: 'failure', learnedFallback: false })).labels.length > 0) continue;
+        const parsed = await parseLog(log, { keepTailLines: LEARNED_TAIL_LINES, assumeFailure: true });
+        const p = learnedProbabilities(parsed.failedSteps);
+        if (p.some((value, k) => value >= (LEARNED_MODEL.thresholds[k] ?? 2))) continue; // labelled by its thresholds
+        const candidates = p.flatMap((value, k) => (value >= LEARNED_MODEL.guessFloor && value > (learnedBaseline()[k] ?? 1) ? [k] : []));
+        const labels = learnedLabels(parsed.failedSteps);
+        if (candidates.length === 0) {
+          expect(labels, word).toEqual([]);
+          silent++;
+          continue;
+        }
+        const best = candidates.reduce((a, b) => ((p[b] ?? 0) > (p[a] ?? 0) ? b : a));
+        expect(labels.map((l) => l.type), word).toEqual([ERROR_TYPES[best]]);
+        expect(labels[0]?.learned?.probability, word).toBe(Math.round((p[best] ?? 0) * 1000) / 1000);
+        expect(labels[0]?.evidence.map((e) => e.text), word).toEqual([word]);
+        // beside a rule's label the guess never speaks
+        expect(learnedLabels(parsed.failedSteps, new Set(['Test Failure'])).filter((l) => (l.learned?.probability ?? 0) < (LEARNED_MODEL.alongside[ERROR_TYPES.indexOf(l.type)] ?? 2)), word).toEqual([]);
+        guessed++;
+      }
+    }
+    expect(guessed).toBeGreaterThanOrEqual(5);
+    expect(silent).toBeGreaterThanOrEqual(1);
   });
 });
 
