@@ -1,3 +1,4 @@
+import { likeliest } from '../../src/classify/learned/index.js';
 import { ERROR_TYPES } from '../../src/domain/error-types.js';
 import type { HeldOut } from './samples.js';
 
@@ -87,15 +88,6 @@ export function readingLabels(row: HeldOut, choices: readonly TypeChoice[], base
   const best = likeliest(row.p, baseline, guess);
   if (best !== undefined) said.add(best);
   return said;
-}
-
-/** The likeliest type whose probability reaches `floor` and is above its baseline, or undefined. */
-export function likeliest(p: readonly number[], baseline: readonly number[], floor: number): number | undefined {
-  let best: number | undefined;
-  p.forEach((value, k) => {
-    if (value >= floor && value > (baseline[k] ?? 1) && (best === undefined || value > (p[best] ?? 0))) best = k;
-  });
-  return best;
 }
 
 /** Macro-F1 (mean over the 12 types) of the readings' labels with these thresholds and guess floor. */

@@ -67,7 +67,7 @@ export function learnedLabels(failedSteps: readonly ParsedStep[], explained: Rea
   const thresholds = explained.size === 0 ? LEARNED_MODEL.thresholds : LEARNED_MODEL.alongside;
   const chosen = ERROR_TYPES.flatMap((type, k) => (explained.has(type) || (probabilities[k] ?? 0) < (thresholds[k] ?? Number.POSITIVE_INFINITY) ? [] : [k]));
   if (chosen.length === 0 && explained.size === 0) {
-    const guess = likeliestAbovePrior(probabilities, LEARNED_MODEL.guessFloor);
+    const guess = likeliest(probabilities, loaded().baseline, LEARNED_MODEL.guessFloor);
     if (guess !== undefined) chosen.push(guess);
   }
   return chosen.map((k): Label => {
@@ -78,8 +78,7 @@ export function learnedLabels(failedSteps: readonly ParsedStep[], explained: Rea
 }
 
 /** The type (index) with the highest probability among those reaching `floor` and above their baseline, if any. */
-function likeliestAbovePrior(probabilities: readonly number[], floor: number): number | undefined {
-  const { baseline } = loaded();
+export function likeliest(probabilities: readonly number[], baseline: readonly number[], floor: number): number | undefined {
   let best: number | undefined;
   probabilities.forEach((p, k) => {
     if (p >= floor && p > (baseline[k] ?? 1) && (best === undefined || p > (probabilities[best] ?? 0))) best = k;

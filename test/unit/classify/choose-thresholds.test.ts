@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALONGSIDE_FLOOR, chooseGuessFloor, chooseThresholds, likeliest, NEVER, readingLabels } from '../../../scripts/train-learned-fallback/choose-thresholds.js';
+import { ALONGSIDE_FLOOR, chooseGuessFloor, chooseThresholds, NEVER, readingLabels } from '../../../scripts/train-learned-fallback/choose-thresholds.js';
+import { likeliest } from '../../../src/classify/learned/index.js';
 import type { HeldOut } from '../../../scripts/train-learned-fallback/samples.js';
 import { ERROR_TYPES, type ErrorType } from '../../../src/domain/error-types.js';
 
