@@ -19,7 +19,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SAYS_NOTHING } from '../../src/classify/learned/features.js';
+import { saysNothingBaseline } from '../../src/classify/learned/features.js';
 import { ERROR_TYPES } from '../../src/domain/error-types.js';
 import type { CorpusEntry } from '../../test/unit/classify/real-corpus-metrics.js';
 import { chooseGuessFloor, chooseThresholds, NEVER, type TypeChoice } from './choose-thresholds.js';
@@ -43,8 +43,7 @@ ERROR_TYPES.forEach((type, k) => {
 const mean = (xs: number[]): string => (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(3);
 console.log(`macro-F1 over the held-out pre-rule readings: rules then ${mean(choices.map((c) => c.rulesOnly))}, with the model ${mean(choices.map((c) => c.f1))}`);
 // A best guess must beat what the model says of output that says nothing (as the classifier checks it).
-const baseline = [new Set<string>(), ...SAYS_NOTHING].map((features) => probabilities(model, new Set(features))).reduce((a, b) => a.map((x, k) => Math.max(x, b[k] ?? 0)));
-const { guess, macroF1, without } = chooseGuessFloor(rows, choices, baseline);
+const { guess, macroF1, without } = chooseGuessFloor(rows, choices, saysNothingBaseline((features) => probabilities(model, features)));
 console.log(`guess floor ${show(guess)}: readings macro-F1 ${without.toFixed(3)} -> ${macroF1.toFixed(3)}`);
 writeModel(model, choices, guess, samples.entries);
 
@@ -63,7 +62,7 @@ function writeModel(m: TrainedModel, choices: readonly TypeChoice[], guess: numb
     `  thresholds: [${choices.map((c) => c.alone).join(', ')}],`,
     '  /** Per type in ERROR_TYPES order, beside a rule\'s labels of other types; 2 = never. */',
     `  alongside: [${choices.map((c) => c.alongside).join(', ')}],`,
-    '  /** When neither rules nor thresholds label a failed job: the likeliest type if its probability reaches this and exceeds its prior; 2 = never. */',
+    '  /** When neither rules nor thresholds label a failed job: the likeliest type if its probability reaches this and exceeds its baseline; 2 = never. */',
     `  guessFloor: ${guess},`,
     `  lambda: ${OPTIONS.lambda},`,
     `  epochs: ${OPTIONS.epochs},`,

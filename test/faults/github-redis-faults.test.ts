@@ -6,28 +6,27 @@ import { waitFor } from '../support/wait-for.js';
 
 const CONCLUSION = { failed: 'failure', passed: 'success' } as const;
 
-/** Deliveries recorded in Postgres, by status (`received` = not processed yet). */
-async function deliveryStatuses(campaign: GithubFaultCampaign): Promise<Record<string, number>> {
+/** One query on the campaign's database. */
+async function query<Row extends pg.QueryResultRow>(campaign: GithubFaultCampaign, text: string, values: unknown[] = []): Promise<Row[]> {
   const client = new pg.Client({ connectionString: campaign.databaseUrl });
   await client.connect();
   try {
-    const result = await client.query<{ status: string; count: string }>(`SELECT "status", count(*) AS "count" FROM "WebhookDelivery" WHERE "event" IN ('workflow_run', 'workflow_job') GROUP BY "status"`);
-    return Object.fromEntries(result.rows.map((row) => [row.status, Number(row.count)]));
+    return (await client.query<Row>(text, values)).rows;
   } finally {
     await client.end();
   }
 }
 
+/** Deliveries recorded in Postgres, by status (`received` = not processed yet). */
+async function deliveryStatuses(campaign: GithubFaultCampaign): Promise<Record<string, number>> {
+  const rows = await query<{ status: string; count: string }>(campaign, `SELECT "status", count(*) AS "count" FROM "WebhookDelivery" WHERE "event" IN ('workflow_run', 'workflow_job') GROUP BY "status"`);
+  return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+}
+
 /** The recorded status of each of these deliveries (by GUID); a GUID not recorded is absent. */
 async function statusesOf(campaign: GithubFaultCampaign, guids: string[]): Promise<Map<string, string>> {
-  const client = new pg.Client({ connectionString: campaign.databaseUrl });
-  await client.connect();
-  try {
-    const result = await client.query<{ id: string; status: string }>(`SELECT "id", "status" FROM "WebhookDelivery" WHERE "id" = ANY($1::text[])`, [guids]);
-    return new Map(result.rows.map((row) => [row.id, row.status]));
-  } finally {
-    await client.end();
-  }
+  const rows = await query<{ id: string; status: string }>(campaign, `SELECT "id", "status" FROM "WebhookDelivery" WHERE "id" = ANY($1::text[])`, [guids]);
+  return new Map(rows.map((row) => [row.id, row.status]));
 }
 
 /** Each submission once: its verdict, one run on GitHub and in the database, one check run with the verdict's conclusion. */

@@ -21,10 +21,18 @@ export function lineFeatures(text: string): string[] {
 }
 
 /**
- * Output that says nothing of why a job failed: the runner's closing line, as benchmark tails and whole logs print
- * it. The fallback's best guess must find its type likelier than the model finds it for these (and for no words).
+ * Output that says nothing of why a job failed: no word at all, or only the runner's closing line as benchmark tails
+ * and whole logs print it.
  */
-export const SAYS_NOTHING: readonly ReadonlySet<string>[] = ['Process completed with exit code 1.', '##[error]Process completed with exit code 1.'].map((text) => new Set(lineFeatures(text)));
+const SAYS_NOTHING: readonly ReadonlySet<string>[] = ['', 'Process completed with exit code 1.', '##[error]Process completed with exit code 1.'].map((text) => new Set(lineFeatures(text)));
+
+/**
+ * Per type, the most a model (`probabilitiesOf`) says of output that says nothing: the fallback's best guess must
+ * find its type likelier than this. The classifier and the training script both compute it here.
+ */
+export function saysNothingBaseline(probabilitiesOf: (features: ReadonlySet<string>) => readonly number[]): number[] {
+  return SAYS_NOTHING.map(probabilitiesOf).reduce<number[]>((most, p) => p.map((x, k) => Math.max(x, most[k] ?? 0)), []);
+}
 
 /** The failing step's last output lines the model reads. */
 export const learnedTail = (step: ParsedStep): LogLine[] => (step.tail ?? []).slice(-LEARNED_TAIL_LINES);

@@ -1,7 +1,7 @@
 import { endianness } from 'node:os';
 import { ERROR_TYPES, type ErrorType } from '../../domain/error-types.js';
 import type { Evidence, Label, LogLine, ParsedStep } from '../types.js';
-import { jobFeatures, learnedTail, lineFeatures, SAYS_NOTHING } from './features.js';
+import { jobFeatures, learnedTail, lineFeatures, saysNothingBaseline } from './features.js';
 import { LEARNED_TOOL } from './learned-tool.js';
 import { LEARNED_MODEL } from './model-data.js';
 
@@ -29,10 +29,8 @@ function loaded(): Model {
   const width = vocabulary.length + 1;
   const weights = ERROR_TYPES.map((_, k) => float32LE(bytes, k * width * 4, width));
   const index = new Map(vocabulary.map((w, i) => [w, i]));
-  const bias = vocabulary.length;
-  const of = (features: ReadonlySet<string>): number[] => weights.map((w) => sigmoid([...features].reduce((sum, f) => sum + (w[index.get(f) ?? -1] ?? 0), w[bias] ?? 0)));
-  const baseline = [new Set<string>(), ...SAYS_NOTHING].map(of).reduce((a, b) => a.map((x, k) => Math.max(x, b[k] ?? 0)));
-  model = { index, weights, baseline };
+  const withoutBaseline = { index, weights };
+  model = { index, weights, baseline: saysNothingBaseline((features) => probabilitiesOf(withoutBaseline, features)) };
   return model;
 }
 
@@ -43,12 +41,16 @@ function float32LE(bytes: Buffer, offset: number, length: number): Float32Array 
   return Float32Array.from({ length }, (_, j) => view.getFloat32(j * 4, true));
 }
 
-/** Each type's probability for a failed job's features (ERROR_TYPES order). */
-export function learnedProbabilities(failedSteps: readonly ParsedStep[]): number[] {
-  const m = loaded();
-  const row = [...jobFeatures(failedSteps)].flatMap((w) => m.index.get(w) ?? []);
+/** Each type's probability for these features (ERROR_TYPES order); words outside the vocabulary weigh nothing. */
+function probabilitiesOf(m: Pick<Model, 'index' | 'weights'>, features: Iterable<string>): number[] {
+  const row = [...features].flatMap((w) => m.index.get(w) ?? []);
   const bias = m.index.size;
   return m.weights.map((w) => sigmoid(row.reduce((sum, j) => sum + (w[j] ?? 0), w[bias] ?? 0)));
+}
+
+/** Each type's probability for a failed job's features (ERROR_TYPES order). */
+export function learnedProbabilities(failedSteps: readonly ParsedStep[]): number[] {
+  return probabilitiesOf(loaded(), jobFeatures(failedSteps));
 }
 
 /**

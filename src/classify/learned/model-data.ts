@@ -8,7 +8,7 @@ export const LEARNED_MODEL = {
   thresholds: [0.4, 0.3, 0.4, 0.5, 0.3, 0.4, 0.3, 0.6, 0.3, 0.3, 0.3, 0.5],
   /** Per type in ERROR_TYPES order, beside a rule's labels of other types; 2 = never. */
   alongside: [0.7, 2, 2, 2, 0.8, 0.8, 0.8, 0.7, 0.8, 2, 0.6, 2],
-  /** When neither rules nor thresholds label a failed job: the likeliest type if its probability reaches this and exceeds its prior; 2 = never. */
+  /** When neither rules nor thresholds label a failed job: the likeliest type if its probability reaches this and exceeds its baseline; 2 = never. */
   guessFloor: 0.2,
   lambda: 0.1,
   epochs: 300,

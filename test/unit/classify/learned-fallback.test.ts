@@ -131,7 +131,7 @@ describe('learned fallback', () => {
     expect((await classifyJob({ log: 'qqq zzz www\nProcess completed with exit code 1.', jobConclusion: 'failure' })).labels).toEqual([]);
   });
 
-  it('when no type reaches its threshold, names the likeliest one above the guess floor and its prior, and only that one', async () => {
+  it('when no type reaches its threshold, names the likeliest one above the guess floor and its baseline, and only that one', async () => {
     expect(LEARNED_MODEL.guessFloor).toBeLessThanOrEqual(1);
     let guessed = 0;
     let silent = 0;
